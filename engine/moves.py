@@ -1,0 +1,60 @@
+"""Moves: a player's whole turn, the steps one decider takes before someone else decides.
+
+>>> import engine
+>>> s = engine.new_game(players=2, seed=2)
+>>> while s.decision.kind == "chance":
+...     s = s.apply(s.sample_chance())
+>>> m = engine.Move.parse(0, "rest cof1/1 ban1/1 exp1/1", s.cat)
+>>> s2 = apply_move(s, m)
+>>> s2.decision.player
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engine.rules import IllegalStep, apply, decision
+from engine.state import State
+from engine.steps import Move, Step
+
+
+def apply_move(s: State, move: Move, complete: bool = True) -> State:
+    """Apply all steps of ``move`` or none: an illegal step raises :class:`IllegalStep`
+    naming its position, and ``s`` is unchanged. With ``complete`` the move must end
+    the player's turn (the next decision belongs to someone else or to chance)."""
+    cur = s
+    for i, step in enumerate(move.steps):
+        d = decision(cur)
+        if d.player != move.player:
+            who = "chance" if d.player < 0 else f"P{d.player + 1}"
+            raise IllegalStep(
+                f"steps[{i}]: the decision belongs to {who}, not P{move.player + 1}")
+        try:
+            cur = apply(cur, step)
+        except IllegalStep as exc:
+            raise IllegalStep(f"steps[{i}]: {exc}") from None
+    if complete and decision(cur).player == move.player and not cur.is_over():
+        raise IllegalStep(
+            f"move incomplete: P{move.player + 1} still has to decide "
+            f"{decision(cur).kind!r}")
+    return cur
+
+
+def group_moves(history: Iterable[tuple[int, Step]]) -> list[Move]:
+    """Group a history of (decider, step) pairs into moves (chance steps: player -1)."""
+    moves: list[Move] = []
+    cur_player: int | None = None
+    cur: list[Step] = []
+    for player, step in history:
+        if player != cur_player and cur:
+            moves.append(Move(cur_player if cur_player is not None else -1, tuple(cur)))
+            cur = []
+        cur_player = player
+        cur.append(step)
+        if player < 0:  # every chance event is a move of its own
+            moves.append(Move(-1, tuple(cur)))
+            cur, cur_player = [], None
+    if cur:
+        moves.append(Move(cur_player if cur_player is not None else -1, tuple(cur)))
+    return moves

@@ -1,0 +1,408 @@
+"""One versioned JSON schema for states, observations, steps and moves.
+
+Components are named as in the catalogue (cards ``B7`` / ``cof2/1``, books ``C03``,
+regions, companies ``MOM``...), players are written 1-based. ``load(dump(x)) == x``.
+
+>>> import engine
+>>> s = engine.new_game(players=2, seed=5)
+>>> state_from_json(state_to_json(s)) == s
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.catalogue import Catalogue, default_catalogue, load_catalogue
+from engine.observation import Observation
+from engine.rules import DECISION_KINDS, tables
+from engine.state import DEAD, HIDDEN, PHASE_NAMES, PlayerState, State, bits
+
+SCHEMA = "mombasa-state/1"
+OBS_SCHEMA = "mombasa-observation/1"
+
+# Work items: operation -> argument kinds after the player ("p" player, "c" company,
+# "i" integer, "r" regions, "o" companies, "x" a card, "s" book space).
+_ITEM_ARGS: dict[str, str] = {
+    "c_track": "c", "c_card": "i", "c_book": "i", "c_tile": "p", "tile": "", "rest": "",
+    "plan": "i", "act": "", "buy": "i", "alloc": "i", "enter": "ciro", "oust": "c",
+    "rmpost": "", "flip": "x", "ink": "xi", "spend": "i", "place": "", "track": "ci",
+    "finish": "b", "bonus_start": "",
+}
+_NO_PLAYER = {"reveal", "setup_tiles", "round", "prep"}
+
+
+class StateFormatError(ValueError):
+    """A JSON state/observation that is malformed or breaks an invariant (names the field)."""
+
+
+def _card_name(cat: Catalogue, c: int) -> str | None:
+    if c == HIDDEN:
+        return "hidden"
+    return None if c < 0 else cat.cards[c].name
+
+
+def _names(cat: Catalogue, mask: int) -> list[str]:
+    return [cat.cards[c].name for c in bits(mask)]
+
+
+def _book_names(cat: Catalogue, mask: int) -> list[str]:
+    return [cat.books[b].name for b in bits(mask)]
+
+
+def state_to_json(s: State) -> dict[str, Any]:
+    cat = s.cat
+    comp = [c.id for c in cat.companies]
+    players = []
+    for p in s.players:
+        players.append({
+            "cash": p.cash,
+            "hand": _names(cat, p.hand),
+            "slots": [_card_name(cat, c) for c in p.slots],
+            "used": _names(cat, p.used),
+            "tiles": _names(cat, p.tiles),
+            "reserved": _names(cat, p.reserved),
+            "plus1_on": _card_name(cat, p.plus1_on),
+            "resting": [[cat.cards[c].name for c in deck] for deck in p.resting],
+            "track": dict(zip(comp, p.track, strict=True)),
+            "diamond": p.diamond,
+            "ink": p.ink,
+            "books": [[cat.books[b].name for b in stack] for stack in p.books],
+            "flipped": _book_names(cat, p.flipped),
+            "markers": p.markers,
+            "markers_total": p.markers_total,
+            "tile": _tile_out(cat, p.tile),
+            "tile_options": [_tile_out(cat, t) for t in p.tile_options],
+            "ended": p.ended,
+        })
+    return {
+        "schema": SCHEMA,
+        "catalogue": None if cat is default_catalogue() else cat.path,
+        "players": s.n,
+        "variable": s.variable,
+        "phase": PHASE_NAMES[s.phase],
+        "round": s.round,
+        "first": s.first + 1,
+        "next_first": s.next_first + 1 if s.next_first >= 0 else None,
+        "turn": s.turn + 1,
+        "player_states": players,
+        "bases": {cid: [[code & 7, bool(code & DEAD)] for code in s.bases[i]]
+                  for i, cid in enumerate(comp)},
+        "owners": {cat.regions[r].id: (comp[o] if o >= 0 else None)
+                   for r, o in enumerate(s.owners)},
+        "removed_posts": dict(zip(comp, s.removed_posts, strict=True)),
+        "display": {cat.display_space_name(i): _card_name(cat, c)
+                    for i, c in enumerate(s.display)},
+        "stack": _names(cat, s.stack),
+        "discard": _names(cat, s.discard),
+        "gone": _names(cat, s.gone),
+        "box": _names(cat, s.box),
+        "tile_supply": _names(cat, s.tile_supply),
+        "book_display": {cat.book_space_name(i): (cat.books[b].name if b >= 0 else None)
+                         for i, b in enumerate(s.book_display)},
+        "book_coins": {cat.book_space_name(i): n for i, n in enumerate(s.book_coins)},
+        "book_supply": _book_names(cat, s.book_supply),
+        "round_coins": list(s.round_coins),
+        "bonus": {cat.bonus_spaces[i].id: (q + 1 if q >= 0 else None)
+                  for i, q in enumerate(s.bonus)},
+        "tracks": {cid: (cat.tracks[t].id if t >= 0 else None)
+                   for cid, t in zip(comp, s.tracks, strict=True)},
+        "todo": [_item_out(cat, it) for it in s.todo],
+        "pool": s.pool,
+        "turn_books": [cat.books[b].name for b in s.turn_books],
+        "revealed": s.revealed,
+        "rng": str(s.rng),
+    }
+
+
+def _tile_out(cat: Catalogue, t: int) -> int | str | None:
+    if t == HIDDEN:
+        return "hidden"
+    return None if t < 0 else cat.starting_tiles[t].id
+
+
+def _item_out(cat: Catalogue, item: tuple[Any, ...]) -> list[Any]:
+    op = item[0]
+    if op in _NO_PLAYER:
+        return [op]
+    out: list[Any] = [op, item[1] + 1 if item[1] >= 0 else None]
+    for kind, value in zip(_ITEM_ARGS[op], item[2:], strict=True):
+        if kind == "c" or kind == "p":
+            out.append(value)
+        elif kind in ("r", "o"):
+            out.append(list(value))
+        else:
+            out.append(value)
+    return out
+
+
+# -- loading ---------------------------------------------------------------------------
+
+class _Reader:
+    def __init__(self, cat: Catalogue) -> None:
+        self.cat = cat
+        self.card_ix = {c.name: c.index for c in cat.cards}
+        self.book_ix = {b.name: b.index for b in cat.books}
+
+    def card(self, v: Any, field: str) -> int:
+        if v is None:
+            return -1
+        if v == "hidden":
+            return HIDDEN
+        if not isinstance(v, str) or v not in self.card_ix:
+            raise StateFormatError(f"{field}: unknown card {v!r}")
+        return self.card_ix[v]
+
+    def cards(self, v: Any, field: str) -> int:
+        if not isinstance(v, list):
+            raise StateFormatError(f"{field}: expected a list of card names")
+        mask = 0
+        for i, name in enumerate(v):
+            c = self.card(name, f"{field}[{i}]")
+            if c < 0:
+                raise StateFormatError(f"{field}[{i}]: expected a card name")
+            if (mask >> c) & 1:
+                raise StateFormatError(f"{field}[{i}]: card {name!r} listed twice")
+            mask |= 1 << c
+        return mask
+
+    def book(self, v: Any, field: str) -> int:
+        if v is None:
+            return -1
+        if not isinstance(v, str) or v not in self.book_ix:
+            raise StateFormatError(f"{field}: unknown book {v!r}")
+        return self.book_ix[v]
+
+    def books(self, v: Any, field: str) -> int:
+        if not isinstance(v, list):
+            raise StateFormatError(f"{field}: expected a list of book names")
+        mask = 0
+        for i, name in enumerate(v):
+            mask |= 1 << self.book(name, f"{field}[{i}]")
+        return mask
+
+
+def _int(v: Any, field: str, lo: int = 0, hi: int = 1 << 62) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise StateFormatError(f"{field}: expected an integer, got {v!r}")
+    if not lo <= v <= hi:
+        raise StateFormatError(f"{field}: must be between {lo} and {hi}, got {v}")
+    return v
+
+
+def _get(obj: dict[str, Any], key: str, field: str) -> Any:
+    if not isinstance(obj, dict):
+        raise StateFormatError(f"{field}: expected an object")
+    if key not in obj:
+        raise StateFormatError(f"{field}.{key}: missing" if field else f"{key}: missing")
+    return obj[key]
+
+
+def _tile_in(cat: Catalogue, v: Any, field: str) -> int:
+    if v is None:
+        return -1
+    if v == "hidden":
+        return HIDDEN
+    for i, t in enumerate(cat.starting_tiles):
+        if t.id == v:
+            return i
+    raise StateFormatError(f"{field}: unknown starting tile {v!r}")
+
+
+def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
+    """Build a state from its JSON form; raises :class:`StateFormatError` naming the field."""
+    if not isinstance(obj, dict):
+        raise StateFormatError("state: expected a JSON object")
+    if obj.get("schema") != SCHEMA:
+        raise StateFormatError(f"schema: expected {SCHEMA!r}, got {obj.get('schema')!r}")
+    cat = catalogue
+    if cat is None:
+        path = obj.get("catalogue")
+        cat = load_catalogue(path) if path else default_catalogue()
+    r = _Reader(cat)
+    t = tables(cat)
+    comp = [c.id for c in cat.companies]
+    s = State.__new__(State)
+    s.cat = cat
+    s.n = _int(_get(obj, "players", ""), "players", 2, 4)
+    s.variable = bool(_get(obj, "variable", ""))
+    phase = _get(obj, "phase", "")
+    if phase not in PHASE_NAMES:
+        raise StateFormatError(f"phase: one of {', '.join(PHASE_NAMES)}, got {phase!r}")
+    s.phase = PHASE_NAMES.index(phase)
+    s.round = _int(_get(obj, "round", ""), "round", 0, 7)
+    s.first = _int(_get(obj, "first", ""), "first", 1, s.n) - 1
+    nf = obj.get("next_first")
+    s.next_first = -1 if nf is None else _int(nf, "next_first", 1, s.n) - 1
+    s.turn = _int(_get(obj, "turn", ""), "turn", 1, s.n) - 1
+    pls = _get(obj, "player_states", "")
+    if not isinstance(pls, list) or len(pls) != s.n:
+        raise StateFormatError(f"player_states: expected a list of {s.n} players")
+    players = []
+    for i, pj in enumerate(pls):
+        f = f"player_states[{i}]"
+        p = PlayerState.__new__(PlayerState)
+        p.cash = _int(_get(pj, "cash", f), f"{f}.cash")
+        p.hand = r.cards(_get(pj, "hand", f), f"{f}.hand")
+        slots = _get(pj, "slots", f)
+        if not isinstance(slots, list) or len(slots) != cat.max_slots:
+            raise StateFormatError(f"{f}.slots: expected {cat.max_slots} entries")
+        p.slots = tuple(r.card(c, f"{f}.slots[{k}]") for k, c in enumerate(slots))
+        p.used = r.cards(_get(pj, "used", f), f"{f}.used")
+        p.tiles = r.cards(_get(pj, "tiles", f), f"{f}.tiles")
+        p.reserved = r.cards(_get(pj, "reserved", f), f"{f}.reserved")
+        p.plus1_on = r.card(_get(pj, "plus1_on", f), f"{f}.plus1_on")
+        resting = _get(pj, "resting", f)
+        if not isinstance(resting, list) or len(resting) != cat.max_slots:
+            raise StateFormatError(f"{f}.resting: expected {cat.max_slots} decks")
+        p.resting = tuple(
+            tuple(r.card(c, f"{f}.resting[{k}][{j}]") for j, c in enumerate(deck))
+            for k, deck in enumerate(resting)
+        )
+        track = _get(pj, "track", f)
+        p.track = tuple(_int(_get(track, cid, f"{f}.track"), f"{f}.track.{cid}", 0, 99)
+                        for cid in comp)
+        p.diamond = _int(_get(pj, "diamond", f), f"{f}.diamond", 0, t.dia_last)
+        p.ink = _int(_get(pj, "ink", f), f"{f}.ink", 0, t.bk_last)
+        books = _get(pj, "books", f)
+        if not isinstance(books, list) or len(books) != len(cat.bookkeeping_values):
+            raise StateFormatError(
+                f"{f}.books: expected {len(cat.bookkeeping_values)} book stacks")
+        p.books = tuple(tuple(r.book(b, f"{f}.books[{k}][{j}]") for j, b in enumerate(st))
+                        for k, st in enumerate(books))
+        p.flipped = r.books(_get(pj, "flipped", f), f"{f}.flipped")
+        p.markers = _int(_get(pj, "markers", f), f"{f}.markers", 0, cat.markers_per_colour)
+        p.markers_total = _int(_get(pj, "markers_total", f), f"{f}.markers_total", 0,
+                               cat.markers_per_colour)
+        p.tile = _tile_in(cat, _get(pj, "tile", f), f"{f}.tile")
+        p.tile_options = tuple(_tile_in(cat, x, f"{f}.tile_options")
+                               for x in _get(pj, "tile_options", f))
+        p.ended = bool(_get(pj, "ended", f))
+        players.append(p)
+    s.players = tuple(players)
+    bases = _get(obj, "bases", "")
+    out_bases = []
+    for cid in comp:
+        cols = _get(bases, cid, "bases")
+        if not isinstance(cols, list) or len(cols) != cat.base_columns:
+            raise StateFormatError(f"bases.{cid}: expected {cat.base_columns} columns")
+        codes = []
+        for k, col in enumerate(cols):
+            if not isinstance(col, list) or len(col) != 2:
+                raise StateFormatError(f"bases.{cid}[{k}]: expected [posts, rear_emptied]")
+            dead = bool(col[1])
+            cap = cat.base_spaces - 1 if dead else cat.base_spaces
+            posts = _int(col[0], f"bases.{cid}[{k}][0]", 0 if dead else 1, cap)
+            codes.append(posts | (DEAD if dead else 0))
+        out_bases.append(tuple(codes))
+    s.bases = tuple(out_bases)
+    s.values = tuple(sum(t.column_value[c] for c in cols) for cols in s.bases)
+    owners = _get(obj, "owners", "")
+    s.owners = tuple(_company_or_none(comp, _get(owners, reg.id, "owners"),
+                                      f"owners.{reg.id}") for reg in cat.regions)
+    rp = _get(obj, "removed_posts", "")
+    s.removed_posts = tuple(_int(_get(rp, cid, "removed_posts"), f"removed_posts.{cid}", 0, 15)
+                            for cid in comp)
+    disp = _get(obj, "display", "")
+    s.display = tuple(r.card(_get(disp, cat.display_space_name(i), "display"),
+                             f"display.{cat.display_space_name(i)}")
+                      for i in range(t.n_display))
+    for key in ("stack", "discard", "gone", "box", "tile_supply"):
+        setattr(s, key, r.cards(_get(obj, key, ""), key))
+    bd = _get(obj, "book_display", "")
+    s.book_display = tuple(r.book(_get(bd, cat.book_space_name(i), "book_display"),
+                                  f"book_display.{cat.book_space_name(i)}")
+                           for i in range(t.n_book_spaces))
+    bc = _get(obj, "book_coins", "")
+    s.book_coins = tuple(_int(_get(bc, cat.book_space_name(i), "book_coins"),
+                              f"book_coins.{cat.book_space_name(i)}", 0, 10)
+                         for i in range(t.n_book_spaces))
+    s.book_supply = r.books(_get(obj, "book_supply", ""), "book_supply")
+    rc = _get(obj, "round_coins", "")
+    if not isinstance(rc, list) or len(rc) != len(cat.round_coins[s.n]):
+        raise StateFormatError("round_coins: expected one count per round-track space 2..7")
+    s.round_coins = tuple(_int(v, f"round_coins[{i}]", 0, 2) for i, v in enumerate(rc))
+    bonus = _get(obj, "bonus", "")
+    s.bonus = tuple(
+        -1 if (v := _get(bonus, sp.id, "bonus")) is None else _int(v, f"bonus.{sp.id}", 1, s.n) - 1
+        for sp in cat.bonus_spaces
+    )
+    tracks = _get(obj, "tracks", "")
+    track_ids = {tr.id: tr.index for tr in cat.tracks}
+    tl = []
+    for cid in comp:
+        v = _get(tracks, cid, "tracks")
+        if v is None:
+            tl.append(-1)
+        elif v in track_ids:
+            tl.append(track_ids[v])
+        else:
+            raise StateFormatError(f"tracks.{cid}: unknown track {v!r}")
+    s.tracks = tuple(tl)
+    todo = _get(obj, "todo", "")
+    if not isinstance(todo, list):
+        raise StateFormatError("todo: expected a list of work items")
+    s.todo = tuple(_item_in(it, f"todo[{i}]", s.n) for i, it in enumerate(todo))
+    s.pool = _int(_get(obj, "pool", ""), "pool", 0, 99)
+    s.turn_books = tuple(r.book(b, f"turn_books[{i}]")
+                         for i, b in enumerate(_get(obj, "turn_books", "")))
+    s.revealed = bool(_get(obj, "revealed", ""))
+    rng = _get(obj, "rng", "")
+    try:
+        s.rng = int(rng)
+    except (TypeError, ValueError):
+        raise StateFormatError(f"rng: expected an integer string, got {rng!r}") from None
+    s._own = 0
+    if s.phase != PHASE_NAMES.index("over") and not s.todo:
+        raise StateFormatError("todo: a game that is not over needs a pending decision")
+    if s.todo and s.todo[0][0] not in DECISION_KINDS and not s.todo[0][0].startswith("c_"):
+        raise StateFormatError(f"todo[0]: {s.todo[0][0]!r} is not a decision or chance event")
+    return s
+
+
+def _company_or_none(comp: list[str], v: Any, field: str) -> int:
+    if v is None:
+        return -1
+    if v not in comp:
+        raise StateFormatError(f"{field}: unknown company {v!r}")
+    return comp.index(v)
+
+
+def _item_in(v: Any, field: str, n: int) -> tuple[Any, ...]:
+    if not isinstance(v, list) or not v or not isinstance(v[0], str):
+        raise StateFormatError(f"{field}: expected [operation, player, ...]")
+    op = v[0]
+    if op in _NO_PLAYER:
+        if len(v) != 1:
+            raise StateFormatError(f"{field}: {op!r} takes no arguments")
+        return (op,)
+    if op not in _ITEM_ARGS:
+        raise StateFormatError(f"{field}: unknown operation {op!r}")
+    kinds = _ITEM_ARGS[op]
+    if len(v) != 2 + len(kinds):
+        raise StateFormatError(f"{field}: {op!r} takes {1 + len(kinds)} arguments")
+    player = -1 if v[1] is None else _int(v[1], f"{field}[1]", 1, n) - 1
+    out: list[Any] = [op, player]
+    for j, (kind, value) in enumerate(zip(kinds, v[2:], strict=True)):
+        f = f"{field}[{j + 2}]"
+        if kind in ("r", "o"):
+            if not isinstance(value, list):
+                raise StateFormatError(f"{f}: expected a list")
+            out.append(tuple(_int(x, f, 0, 99) for x in value))
+        elif kind == "b":
+            out.append(bool(value))
+        else:
+            out.append(_int(value, f, -1, 1 << 20))
+    return tuple(out)
+
+
+def observation_to_json(obs: Observation) -> dict[str, Any]:
+    return {"schema": OBS_SCHEMA, "viewer": obs.viewer + 1, "state": state_to_json(obs.state)}
+
+
+def observation_from_json(obj: Any, catalogue: Catalogue | None = None) -> Observation:
+    if not isinstance(obj, dict) or obj.get("schema") != OBS_SCHEMA:
+        raise StateFormatError(f"schema: expected {OBS_SCHEMA!r}")
+    state = state_from_json(obj.get("state"), catalogue)
+    viewer = _int(obj.get("viewer"), "viewer", 1, state.n) - 1
+    return Observation(viewer, state)

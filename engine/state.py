@@ -1,0 +1,282 @@
+"""The game state: small slotted records, copied on write.
+
+A :class:`State` and its :class:`PlayerState` records hold only immutable values
+(ints, bit masks, tuples). ``clone()`` copies the slot references and nothing else, so it
+is O(1); the rules code copies a player record the first time a step changes it
+(:meth:`State.player_mut`) and rebuilds a tuple when it changes one of its entries.
+Two states therefore never share anything mutable.
+
+Sets of cards and books are Python ints used as bit masks (bit ``i`` = card ``i``):
+immutable, hashable and fast to copy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from engine.catalogue import Catalogue
+
+# Phases
+SETUP, PLANNING, ACTIONS, OVER = 0, 1, 2, 3
+PHASE_NAMES = ("setup", "planning", "actions", "over")
+
+NOBODY = -1  # chance, or no owner
+HIDDEN = -2  # a card an observer cannot see (another player's unrevealed plan)
+
+# Base column encoding: number of posts, plus DEAD when the rear space has been emptied
+# (an emptied rear space is never covered again).
+DEAD = 8
+
+
+def bits(mask: int) -> Iterator[int]:
+    """Indices of the set bits of ``mask``, lowest first.
+
+    >>> list(bits(0b10110))
+    [1, 2, 4]
+    """
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
+    """A copy of tuple ``t`` with entry ``i`` replaced."""
+    return t[:i] + (value,) + t[i + 1 :]
+
+
+class PlayerState:
+    """One player's board, hand and markers. Treat as immutable outside the rules code."""
+
+    __slots__ = (
+        "cash", "hand", "slots", "used", "tiles", "reserved", "plus1_on", "resting",
+        "track", "diamond", "ink", "books", "flipped", "markers", "markers_total",
+        "tile", "tile_options", "ended",
+    )
+
+    cash: int
+    hand: int  # mask of cards in hand
+    slots: tuple[int, ...]  # card in each action slot (0..max_slots-1), -1 empty
+    used: int  # mask of action-area cards and tiles turned face down
+    tiles: int  # mask of bonus tiles in the action area (the +1 tile: beside the board)
+    reserved: int  # mask of bonus tiles reserved this round
+    plus1_on: int  # goods card carrying the +1 tile, -1 when not laid
+    resting: tuple[tuple[int, ...], ...]  # resting deck above each slot, oldest first
+    track: tuple[int, ...]  # marker position on each company's track
+    diamond: int
+    ink: int  # bookkeeping-track space of the ink jar (0 = starting tile)
+    books: tuple[tuple[int, ...], ...]  # book stack on each bookkeeping space, top last
+    flipped: int  # mask of books turned face down
+    markers: int  # bonus markers in front of the player
+    markers_total: int
+    tile: int  # chosen starting tile (index), -1 before the choice
+    tile_options: tuple[int, ...]  # starting tiles dealt (variable setup)
+    ended: bool  # has ended the action phase this round
+
+    def copy(self) -> PlayerState:
+        p = PlayerState.__new__(PlayerState)
+        p.cash = self.cash
+        p.hand = self.hand
+        p.slots = self.slots
+        p.used = self.used
+        p.tiles = self.tiles
+        p.reserved = self.reserved
+        p.plus1_on = self.plus1_on
+        p.resting = self.resting
+        p.track = self.track
+        p.diamond = self.diamond
+        p.ink = self.ink
+        p.books = self.books
+        p.flipped = self.flipped
+        p.markers = self.markers
+        p.markers_total = self.markers_total
+        p.tile = self.tile
+        p.tile_options = self.tile_options
+        p.ended = self.ended
+        return p
+
+    def values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, k) for k in PlayerState.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, PlayerState) and self.values() == other.values()
+
+    def __hash__(self) -> int:
+        return hash(self.values())
+
+    def __repr__(self) -> str:
+        return f"PlayerState(cash={self.cash}, track={self.track}, diamond={self.diamond})"
+
+
+# A work item of the rules interpreter: (operation, player, *arguments).
+Item = tuple[Any, ...]
+
+
+class State:
+    """A complete game position. Use :func:`engine.new_game` to make one.
+
+    >>> import engine
+    >>> s = engine.new_game(players=2, seed=7)
+    >>> s.decision.kind
+    'chance'
+    >>> s2 = s.apply(s.sample_chance())
+    >>> s2 is not s and s.decision.kind == 'chance'
+    True
+    """
+
+    __slots__ = (
+        "cat", "n", "variable", "phase", "round", "first", "next_first", "turn",
+        "players", "bases", "owners", "removed_posts", "values", "display", "stack",
+        "discard", "gone", "box", "tile_supply", "book_display", "book_coins",
+        "book_supply", "round_coins", "bonus", "tracks", "todo", "pool", "turn_books",
+        "revealed", "rng", "_own",
+    )
+
+    cat: Catalogue
+    n: int
+    variable: bool
+    phase: int
+    round: int
+    first: int
+    next_first: int
+    turn: int
+    players: tuple[PlayerState, ...]
+    bases: tuple[tuple[int, ...], ...]  # company -> column codes (posts + DEAD flag)
+    owners: tuple[int, ...]  # region -> company with a post there, -1 none
+    removed_posts: tuple[int, ...]  # company -> posts out of the game
+    values: tuple[int, ...]  # company -> share value (uncovered coin icons)
+    display: tuple[int, ...]  # display space -> card, -1 empty
+    stack: int  # mask: action-card stack (order drawn at random by chance events)
+    discard: int  # mask: action-card discard pile
+    gone: int  # mask: cards removed from the game
+    box: int  # mask: cards not in this game (absent seats)
+    tile_supply: int  # mask: bonus tiles beside the board
+    book_display: tuple[int, ...]  # book space -> book, -1 empty
+    book_coins: tuple[int, ...]  # book space -> coins lying under it
+    book_supply: int  # mask of books face down in the supplies
+    round_coins: tuple[int, ...]  # coins on round-track spaces 2..7
+    bonus: tuple[int, ...]  # bonus space -> seat whose marker is there, -1 free
+    tracks: tuple[int, ...]  # company -> track index (A1..D2)
+    todo: tuple[Item, ...]  # pending work; the first item says who decides what
+    pool: int  # bookkeeping points received this turn, spent at its end
+    turn_books: tuple[int, ...]  # books taken this turn, to be placed
+    revealed: bool  # planned cards turned face up (or starting tiles revealed)
+    rng: int  # state of the chance generator
+    _own: int  # bit i set: players[i] is a private copy of this state (writable)
+
+    def clone(self) -> State:
+        """An O(1) copy sharing every (immutable) part with this state."""
+        s = State.__new__(State)
+        s.cat = self.cat
+        s.n = self.n
+        s.variable = self.variable
+        s.phase = self.phase
+        s.round = self.round
+        s.first = self.first
+        s.next_first = self.next_first
+        s.turn = self.turn
+        s.players = self.players
+        s.bases = self.bases
+        s.owners = self.owners
+        s.removed_posts = self.removed_posts
+        s.values = self.values
+        s.display = self.display
+        s.stack = self.stack
+        s.discard = self.discard
+        s.gone = self.gone
+        s.box = self.box
+        s.tile_supply = self.tile_supply
+        s.book_display = self.book_display
+        s.book_coins = self.book_coins
+        s.book_supply = self.book_supply
+        s.round_coins = self.round_coins
+        s.bonus = self.bonus
+        s.tracks = self.tracks
+        s.todo = self.todo
+        s.pool = self.pool
+        s.turn_books = self.turn_books
+        s.revealed = self.revealed
+        s.rng = self.rng
+        s._own = 0
+        return s
+
+    def player_mut(self, i: int) -> PlayerState:
+        """Player ``i``'s record, copied first if this state does not own it yet."""
+        if not self._own >> i & 1:
+            p = self.players[i].copy()
+            self.players = replace_at(self.players, i, p)
+            self._own |= 1 << i
+            return p
+        return self.players[i]
+
+    # -- comparison --------------------------------------------------------------
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the position (the catalogue by identity)."""
+        return (
+            id(self.cat), self.n, self.variable, self.phase, self.round, self.first,
+            self.next_first, self.turn, tuple(p.values() for p in self.players), self.bases,
+            self.owners, self.removed_posts, self.values, self.display, self.stack,
+            self.discard, self.gone, self.box, self.tile_supply, self.book_display,
+            self.book_coins, self.book_supply, self.round_coins, self.bonus, self.tracks,
+            self.todo, self.pool, self.turn_books, self.revealed, self.rng,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, State) and self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        d = self.decision
+        return (f"<State round={self.round} phase={PHASE_NAMES[self.phase]} "
+                f"decision={d.kind} player={d.player}>")
+
+    # -- the public API lives in engine.rules; these delegate ------------------------
+    @property
+    def decision(self) -> Decision:
+        from engine.rules import decision
+
+        return decision(self)
+
+    def legal_steps(self) -> list[Any]:
+        from engine.rules import legal_steps
+
+        return legal_steps(self)
+
+    def apply(self, step: Any) -> State:
+        from engine.rules import apply
+
+        return apply(self, step)
+
+    def sample_chance(self) -> Any:
+        from engine.rules import sample_chance
+
+        return sample_chance(self)
+
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+
+class Decision:
+    """Who decides what next: a player's decision of some kind, or chance.
+
+    ``player`` is -1 for chance and when the game is over.
+    """
+
+    __slots__ = ("kind", "player")
+
+    def __init__(self, kind: str, player: int) -> None:
+        self.kind = kind
+        self.player = player
+
+    def __repr__(self) -> str:
+        return f"Decision({self.kind!r}, player={self.player})"
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, Decision) and self.kind == other.kind
+                and self.player == other.player)
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.player))

@@ -1,0 +1,271 @@
+"""Steps (one small choice) and moves (a player's whole turn), with text and JSON forms.
+
+A :class:`Step` is a small value object: a kind and up to three integer arguments whose
+meaning depends on the kind (a card index, a company, a display space...). Its text
+notation names things the way a player does:
+
+>>> from engine.catalogue import default_catalogue
+>>> cat = default_catalogue()
+>>> step = Step("unit", cat.company_index("CAI"))
+>>> step.text(cat)
+'unit CAI'
+>>> Step.parse("unit CAI", cat) == step
+True
+>>> step.to_json(cat)
+{'kind': 'unit', 'company': 'CAI'}
+
+The notation of every kind is listed in ``docs/notation.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from engine.catalogue import Catalogue, default_catalogue
+from engine.state import bits
+
+# kind -> argument (name, type) pairs. Types: company, track, card, cards, dspace, bspace,
+# book, player, tile, slot, deck, region, column, bkspace, bonus, line.
+KINDS: dict[str, tuple[tuple[str, str], ...]] = {
+    # chance events
+    "deal-track": (("company", "company"), ("track", "track")),
+    "deal-card": (("card", "card"), ("space", "dspace")),
+    "deal-book": (("book", "book"), ("space", "bspace")),
+    "deal-tile": (("player", "player"), ("tile", "tile")),
+    # setup
+    "tile": (("tile", "tile"),),
+    "rest": (("card1", "card"), ("card2", "card"), ("card3", "card")),
+    # planning
+    "plan": (("card", "card"), ("slot", "slot")),
+    "ready": (),
+    # actions
+    "goods": (("cards", "cards"),),
+    "expand": (("company", "company"),),
+    "keeper": (("card", "card"),),
+    "merchant": (("card", "card"),),
+    "plus1": (("card", "card"),),
+    "end": (("deck", "deck"),),
+    "first": (),
+    "buy-card": (("space", "dspace"),),
+    "remove-card": (("card", "card"),),
+    "majority": (("bonus", "bonus"), ("line", "line")),
+    "reserve": (("bonus", "bonus"),),
+    "track-bonus": (("bonus", "bonus"),),
+    # sub-choices
+    "buy": (("space", "dspace"),),
+    "nobuy": (),
+    "unit": (("company", "company"),),
+    "enter": (("region", "region"), ("column", "column")),
+    "stop": (),
+    "return": (("column", "column"),),
+    "remove-post": (("company", "company"), ("column", "column")),
+    "flip": (("space", "bkspace"),),
+    "noflip": (),
+    "ink": (),
+    "halt": (),
+    "take": (("space", "bspace"),),
+    "pounds": (),
+    "place": (("book", "book"), ("space", "bkspace")),
+}
+
+CHANCE_KINDS = frozenset({"deal-track", "deal-card", "deal-book", "deal-tile"})
+
+
+class NotationError(ValueError):
+    """A step or move text / JSON that does not parse."""
+
+
+class Step(NamedTuple):
+    """One small choice: a kind and up to three integer arguments."""
+
+    kind: str
+    a: int = -1
+    b: int = -1
+    c: int = -1
+
+    def args(self) -> tuple[int, ...]:
+        return (self.a, self.b, self.c)[: len(KINDS[self.kind])]
+
+    def text(self, cat: Catalogue | None = None) -> str:
+        """Canonical text notation, e.g. ``enter KAS 2``."""
+        cat = cat or default_catalogue()
+        spec = KINDS[self.kind]
+        parts = [self.kind]
+        for (_, typ), value in zip(spec, self.args(), strict=True):
+            parts.append(_format(cat, typ, value, self))
+        return " ".join(parts)
+
+    def to_json(self, cat: Catalogue | None = None) -> dict[str, Any]:
+        cat = cat or default_catalogue()
+        out: dict[str, Any] = {"kind": self.kind}
+        for (name, typ), value in zip(KINDS[self.kind], self.args(), strict=True):
+            text = _format(cat, typ, value, self)
+            out[name] = text.split("+") if typ == "cards" else (
+                int(text) if typ in _INT_TYPES and text != "-" else text)
+        return out
+
+    @staticmethod
+    def parse(text: str, cat: Catalogue | None = None) -> Step:
+        cat = cat or default_catalogue()
+        words = text.split()
+        if not words:
+            raise NotationError("empty step")
+        kind, rest = words[0], words[1:]
+        if kind not in KINDS:
+            raise NotationError(f"unknown step kind {kind!r}")
+        spec = KINDS[kind]
+        if len(rest) != len(spec):
+            raise NotationError(
+                f"{kind!r} takes {len(spec)} argument(s) ({', '.join(n for n, _ in spec)}), "
+                f"got {len(rest)}")
+        return _build(cat, kind, spec, rest)
+
+    @staticmethod
+    def from_json(obj: Any, cat: Catalogue | None = None) -> Step:
+        cat = cat or default_catalogue()
+        if not isinstance(obj, dict) or "kind" not in obj:
+            raise NotationError("a step is an object with a 'kind' field")
+        kind = obj["kind"]
+        if kind not in KINDS:
+            raise NotationError(f"kind: unknown step kind {kind!r}")
+        spec = KINDS[kind]
+        words = []
+        for name, typ in spec:
+            if name not in obj:
+                raise NotationError(f"{name}: missing for step kind {kind!r}")
+            value = obj[name]
+            if typ == "cards":
+                if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                    raise NotationError(f"{name}: expected a list of card names")
+                words.append("+".join(value))
+            else:
+                words.append(str(value))
+        extra = set(obj) - {"kind"} - {n for n, _ in spec}
+        if extra:
+            raise NotationError(f"{sorted(extra)[0]}: unexpected field for step kind {kind!r}")
+        return _build(cat, kind, spec, words)
+
+
+_INT_TYPES = frozenset({"tile", "slot", "deck", "column", "bkspace", "line"})
+
+
+def _format(cat: Catalogue, typ: str, value: int, step: Step) -> str:
+    if typ == "company":
+        return cat.companies[value].id
+    if typ == "track":
+        return cat.tracks[value].id
+    if typ == "card":
+        return cat.cards[value].name
+    if typ == "cards":
+        return "+".join(cat.cards[i].name for i in bits(value))
+    if typ == "dspace":
+        return cat.display_space_name(value)
+    if typ == "bspace":
+        return cat.book_space_name(value)
+    if typ == "book":
+        return cat.books[value].name
+    if typ == "player":
+        return f"P{value + 1}"
+    if typ == "tile":
+        return str(cat.starting_tiles[value].id)
+    if typ in ("slot", "column"):
+        return str(value + 1)
+    if typ == "deck":
+        return "-" if value < 0 else str(value + 1)
+    if typ == "region":
+        return cat.regions[value].id
+    if typ == "bkspace":
+        return str(value)
+    if typ == "bonus":
+        return cat.bonus_spaces[value].id
+    if typ == "line":
+        return str(cat.bonus_spaces[step.a].lines[value].minimum)
+    raise AssertionError(typ)
+
+
+def _parse_arg(cat: Catalogue, typ: str, word: str, kind: str, args: Sequence[int]) -> int:
+    try:
+        if typ == "company":
+            return cat.company_index(word)
+        if typ == "track":
+            return next(t.index for t in cat.tracks if t.id == word)
+        if typ == "card":
+            return cat.card_index(word)
+        if typ == "cards":
+            mask = 0
+            for name in word.split("+"):
+                mask |= 1 << cat.card_index(name)
+            return mask
+        if typ == "dspace":
+            return cat.display_space_index(word)
+        if typ == "bspace":
+            return cat.book_space_index(word)
+        if typ == "book":
+            return cat.book_index(word)
+        if typ == "player":
+            if not word.startswith("P"):
+                raise ValueError("players are written P1..P4")
+            return int(word[1:]) - 1
+        if typ == "tile":
+            tid = int(word)
+            return next(i for i, t in enumerate(cat.starting_tiles) if t.id == tid)
+        if typ in ("slot", "column"):
+            return int(word) - 1
+        if typ == "deck":
+            return -1 if word == "-" else int(word) - 1
+        if typ == "region":
+            return cat.region_index(word)
+        if typ == "bkspace":
+            return int(word)
+        if typ == "bonus":
+            return next(b.index for b in cat.bonus_spaces if b.id == word)
+        if typ == "line":
+            space = cat.bonus_spaces[args[0]]
+            minimum = int(word)
+            return next(i for i, ln in enumerate(space.lines) if ln.minimum == minimum)
+    except (KeyError, ValueError, StopIteration, IndexError) as exc:
+        raise NotationError(f"{kind}: cannot read {word!r} as a {typ}: {exc}") from None
+    raise AssertionError(typ)
+
+
+def _build(cat: Catalogue, kind: str, spec: tuple[tuple[str, str], ...],
+           words: Sequence[str]) -> Step:
+    args: list[int] = []
+    for (_, typ), word in zip(spec, words, strict=True):
+        args.append(_parse_arg(cat, typ, word, kind, args))
+    return Step(kind, *args)
+
+
+class Move(NamedTuple):
+    """A player's whole turn: the steps one decider takes in a row.
+
+    Text form: steps joined by ``"; "``.
+    """
+
+    player: int
+    steps: tuple[Step, ...]
+
+    def text(self, cat: Catalogue | None = None) -> str:
+        return "; ".join(s.text(cat) for s in self.steps)
+
+    def to_json(self, cat: Catalogue | None = None) -> dict[str, Any]:
+        return {"player": self.player + 1, "steps": [s.to_json(cat) for s in self.steps]}
+
+    @staticmethod
+    def parse(player: int, text: str, cat: Catalogue | None = None) -> Move:
+        parts = [p.strip() for p in text.split(";") if p.strip()]
+        if not parts:
+            raise NotationError("empty move")
+        return Move(player, tuple(Step.parse(p, cat) for p in parts))
+
+    @staticmethod
+    def from_json(obj: Any, cat: Catalogue | None = None) -> Move:
+        if not isinstance(obj, dict) or "steps" not in obj or "player" not in obj:
+            raise NotationError("a move is an object with 'player' and 'steps'")
+        if not isinstance(obj["steps"], list) or not obj["steps"]:
+            raise NotationError("steps: expected a non-empty list")
+        player = obj["player"]
+        if not isinstance(player, int) or player < 1:
+            raise NotationError("player: expected a seat number 1..4")
+        return Move(player - 1, tuple(Step.from_json(s, cat) for s in obj["steps"]))
