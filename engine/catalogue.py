@@ -431,10 +431,12 @@ def parse_catalogue(raw: dict[str, Any], path: str = "<memory>") -> Catalogue:
         books.append(Book(i, f"{letter}{counters[letter]:02d}", letter, needs,
                           _reward(b.get("reward"), cidx)))
     bd = raw["book_display"]
-    book_letters = tuple(bd["letters"][str(col)] for col in bd["columns"] for _ in range(bd["rows"]))
+    book_letters = tuple(bd["letters"][str(col)]
+                         for col in bd["columns"] for _ in range(bd["rows"]))
 
     tiles = tuple(
-        StartingTile(int(t["id"]), tuple(t["cards"]), _reward(t.get("bonus"), cidx))  # type: ignore[arg-type]
+        StartingTile(int(t["id"]), (t["cards"][0], t["cards"][1], t["cards"][2]),
+                     _reward(t.get("bonus"), cidx))
         for t in raw["starting_tiles"]
     )
     tile_pos = {t.id: i for i, t in enumerate(tiles)}

@@ -48,6 +48,7 @@ from engine.steps import Step
 # Rulebook, "Use 1 bookkeeper card": flipping a book on your track costs 2 pounds.
 FLIP_COST = 2
 ROUNDS = 7
+_new = tuple.__new__  # builds a Step without NamedTuple's argument handling (hot path)
 
 CHANCE_OPS = frozenset({"c_track", "c_card", "c_book", "c_tile"})
 DECISION_KINDS = {
@@ -252,8 +253,8 @@ def _legal_c_track(s: State, item: Item) -> list[Step]:
     for a, b in s.cat.track_cards:
         if a // 2 in used_letters:
             continue
-        out.append(Step("deal-track", item[2], a))
-        out.append(Step("deal-track", item[2], b))
+        out.append(_new(Step, ("deal-track", item[2], a, -1)))
+        out.append(_new(Step, ("deal-track", item[2], b, -1)))
     return out
 
 
@@ -266,7 +267,7 @@ def _stack_layer(s: State) -> int:
 
 
 def _legal_c_card(s: State, item: Item) -> list[Step]:
-    return [Step("deal-card", c, item[2]) for c in bits(_stack_layer(s))]
+    return [_new(Step, ("deal-card", c, item[2], -1)) for c in bits(_stack_layer(s))]
 
 
 def _book_candidates(s: State, space: int) -> int:
@@ -275,7 +276,7 @@ def _book_candidates(s: State, space: int) -> int:
 
 
 def _legal_c_book(s: State, item: Item) -> list[Step]:
-    return [Step("deal-book", b, item[2]) for b in bits(_book_candidates(s, item[2]))]
+    return [_new(Step, ("deal-book", b, item[2], -1)) for b in bits(_book_candidates(s, item[2]))]
 
 
 def _dealt_tiles(s: State) -> set[int]:
@@ -284,12 +285,12 @@ def _dealt_tiles(s: State) -> set[int]:
 
 def _legal_c_tile(s: State, item: Item) -> list[Step]:
     dealt = _dealt_tiles(s)
-    return [Step("deal-tile", item[2], t) for t in range(len(s.cat.starting_tiles))
+    return [_new(Step, ("deal-tile", item[2], t, -1)) for t in range(len(s.cat.starting_tiles))
             if t not in dealt]
 
 
 def _legal_tile(s: State, item: Item) -> list[Step]:
-    return [Step("tile", t) for t in s.players[item[1]].tile_options]
+    return [_new(Step, ("tile", t, -1, -1)) for t in s.players[item[1]].tile_options]
 
 
 def _legal_rest(s: State, item: Item) -> list[Step]:
@@ -309,13 +310,11 @@ def _tile_cards(s: State, player: int) -> tuple[int, int, int]:
 def _legal_plan(s: State, item: Item) -> list[Step]:
     p = s.players[item[1]]
     last = item[2]
-    out = [Step("ready")]
+    out = [_new(Step, ("ready", -1, -1, -1))]
     slots = [k for k in available_slots(s, p) if k > last]
     if slots:
         hand = p.hand & ~tables(s.cat).share_mask
-        for c in bits(hand):
-            for k in slots:
-                out.append(Step("plan", c, k))
+        out += [_new(Step, ("plan", c, k, -1)) for c in bits(hand) for k in slots]
     return out
 
 
@@ -339,25 +338,25 @@ def _legal_act(s: State, item: Item) -> list[Step]:
     for g in range(3):
         m = up & t.goods_mask[g]
         if m:
-            out.extend(Step("goods", sub) for sub in _subsets(m))
+            out.extend(_new(Step, ("goods", sub, -1, -1)) for sub in _subsets(m))
     if up & t.expansion_mask:
         for c in range(4):
             if base_posts(s, c):
-                out.append(Step("expand", c))
+                out.append(_new(Step, ("expand", c, -1, -1)))
     for c in bits(up & t.keeper_mask):
-        out.append(Step("keeper", c))
+        out.append(_new(Step, ("keeper", c, -1, -1)))
     for c in bits(up & t.merchant_mask):
-        out.append(Step("merchant", c))
+        out.append(_new(Step, ("merchant", c, -1, -1)))
     if p.plus1_on < 0 and (p.tiles >> t.plus1_card) & 1 and not (p.used >> t.plus1_card) & 1:
         for c in bits(up & (t.goods_mask[0] | t.goods_mask[1] | t.goods_mask[2])):
-            out.append(Step("plus1", c))
+            out.append(_new(Step, ("plus1", c, -1, -1)))
     if p.markers > 0:
         out.extend(_legal_bonus(s, player, p))
     decks = [d for d, deck in enumerate(p.resting) if deck]
     if decks:
-        out.extend(Step("end", d) for d in decks)
+        out.extend(_new(Step, ("end", d, -1, -1)) for d in decks)
     else:
-        out.append(Step("end", -1))
+        out.append(_new(Step, ("end", -1, -1, -1)))
     del cat
     return out
 
@@ -366,53 +365,47 @@ def _legal_bonus(s: State, player: int, p: PlayerState) -> list[Step]:
     cat = s.cat
     out: list[Step] = []
     occ = s.bonus
-    meas: tuple[int, ...] | None = None
+    meas: list[tuple[int, int, int, int, int]] | None = None
     for sp in cat.bonus_spaces[: cat.board_bonus_count]:
         if occ[sp.index] != NOBODY:
             continue
         kind = sp.kind
         if kind == "first_player":
             if player != s.first:
-                out.append(Step("first"))
+                out.append(_new(Step, ("first", -1, -1, -1)))
         elif kind == "buy_card":
             for d, card in enumerate(s.display):
                 if card >= 0 and sp.cost + card_price(s, d) <= p.cash:
-                    out.append(Step("buy-card", d))
+                    out.append(_new(Step, ("buy-card", d, -1, -1)))
         elif kind == "remove_card":
-            out.extend(Step("remove-card", c) for c in bits(p.hand))
+            out.extend(_new(Step, ("remove-card", c, -1, -1)) for c in bits(p.hand))
         elif kind == "majority":
             if meas is None:
-                meas = measures(s, p)
-            mine = meas[sp.measure]
-            if mine <= 0:
-                continue
-            best_other = max(
-                (measures(s, q)[sp.measure] for i, q in enumerate(s.players) if i != player),
-                default=0,
-            )
-            if best_other > mine:
+                meas = [measures(s, q) for q in s.players]
+            m = sp.measure
+            mine = meas[player][m]
+            if mine <= 0 or any(meas[i][m] > mine for i in range(s.n) if i != player):
                 continue
             for li, line in enumerate(sp.lines):
                 if mine >= line.minimum:
-                    out.append(Step("majority", sp.index, li))
-        elif kind == "bonus_tile":
-            if p.cash >= sp.cost:
-                out.append(Step("reserve", sp.index))
+                    out.append(_new(Step, ("majority", sp.index, li, -1)))
+        elif kind == "bonus_tile" and p.cash >= sp.cost:
+            out.append(_new(Step, ("reserve", sp.index, -1, -1)))
     for track, pos, index in cat.track_bonus_at:
         if occ[index] != NOBODY:
             continue
         for c in range(4):
             if s.tracks[c] == track and p.track[c] >= pos:
-                out.append(Step("track-bonus", index))
+                out.append(_new(Step, ("track-bonus", index, -1, -1)))
     return out
 
 
 def _legal_buy(s: State, item: Item) -> list[Step]:
     units = item[2]
-    out = [Step("nobuy")]
+    out = [_new(Step, ("nobuy", -1, -1, -1))]
     for d, card in enumerate(s.display):
         if card >= 0 and card_price(s, d) <= units:
-            out.append(Step("buy", d))
+            out.append(_new(Step, ("buy", d, -1, -1)))
     return out
 
 
@@ -424,7 +417,7 @@ def _can_step(s: State, p: PlayerState, company: int) -> bool:
 
 def _legal_alloc(s: State, item: Item) -> list[Step]:
     p = s.players[item[1]]
-    return [Step("unit", c) for c in range(4) if _can_step(s, p, c)]
+    return [_new(Step, ("unit", c, -1, -1)) for c in range(4) if _can_step(s, p, c)]
 
 
 def entry_costs(s: State, company: int, points: int) -> list[tuple[int, int]]:
@@ -456,11 +449,11 @@ def entry_costs(s: State, company: int, points: int) -> list[tuple[int, int]]:
 def _legal_enter(s: State, item: Item) -> list[Step]:
     company, points = item[2], item[3]
     cols = [k for k, code in enumerate(s.bases[company]) if code & 7]
-    out = [Step("stop")]
+    out = [_new(Step, ("stop", -1, -1, -1))]
     if cols:
         for r, _ in entry_costs(s, company, points):
             for k in cols:
-                out.append(Step("enter", r, k))
+                out.append(_new(Step, ("enter", r, k, -1)))
     return out
 
 
@@ -475,11 +468,11 @@ def _return_columns(s: State, company: int) -> list[int]:
 
 
 def _legal_oust(s: State, item: Item) -> list[Step]:
-    return [Step("return", k) for k in _return_columns(s, item[2])]
+    return [_new(Step, ("return", k, -1, -1)) for k in _return_columns(s, item[2])]
 
 
 def _legal_rmpost(s: State, item: Item) -> list[Step]:
-    return [Step("remove-post", c, k) for c in range(4)
+    return [_new(Step, ("remove-post", c, k, -1)) for c in range(4)
             for k, code in enumerate(s.bases[c]) if code & 7]
 
 
@@ -492,7 +485,8 @@ def _flippable(s: State, p: PlayerState) -> list[int]:
 
 def _legal_flip(s: State, item: Item) -> list[Step]:
     p = s.players[item[1]]
-    return [Step("noflip")] + [Step("flip", k) for k in _flippable(s, p)]
+    flips = [_new(Step, ("flip", k, -1, -1)) for k in _flippable(s, p)]
+    return [_new(Step, ("noflip", -1, -1, -1)), *flips]
 
 
 def _can_enter_book(s: State, p: PlayerState) -> bool:
@@ -511,9 +505,9 @@ def _can_enter_book(s: State, p: PlayerState) -> bool:
 
 def _legal_ink(s: State, item: Item) -> list[Step]:
     p = s.players[item[1]]
-    out = [Step("halt")]
+    out = [_new(Step, ("halt", -1, -1, -1))]
     if _can_enter_book(s, p):
-        out.append(Step("ink"))
+        out.append(_new(Step, ("ink", -1, -1, -1)))
     return out
 
 
@@ -535,7 +529,7 @@ def _legal_spend(s: State, item: Item) -> list[Step]:
     last = item[2]
     cat = s.cat
     t = tables(cat)
-    out = [Step("pounds")]
+    out = [_new(Step, ("pounds", -1, -1, -1))]
     ahead = _spaces_ahead(s, p)
     a_ok = any(_placeable(s, p, "A", k) for k in ahead)
     for space in range(last + 1, t.n_book_spaces):
@@ -547,7 +541,7 @@ def _legal_spend(s: State, item: Item) -> list[Step]:
             continue
         if letter == "A" and not a_ok:
             continue
-        out.append(Step("take", space))
+        out.append(_new(Step, ("take", space, -1, -1)))
     return out
 
 
@@ -566,7 +560,7 @@ def _legal_place(s: State, item: Item) -> list[Step]:
             others = [j for j in _spaces_ahead(s, p) if j != k and _placeable(s, p, "A", j)]
             if not others:
                 continue
-        out.append(Step("place", book, k))
+        out.append(_new(Step, ("place", book, k, -1)))
     return out
 
 
@@ -1011,7 +1005,7 @@ def _ap_majority(s: State, item: Item, step: Step) -> None:
     sp = s.cat.bonus_spaces[step.a]
     line = sp.lines[step.b]
     _place_marker(s, player, step.a)
-    items = (("track", player, line.company, line.steps),)
+    items: tuple[Item, ...] = (("track", player, line.company, line.steps),)
     items += _reward(s, player, line.reward, line.company)
     _replace_top(s, items + (("finish", player, True),))
 
