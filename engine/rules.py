@@ -76,6 +76,13 @@ class Tables:
         self.card_kind = tuple(c.kind for c in cat.cards)
         self.card_value = tuple(c.value for c in cat.cards)
         self.card_good = tuple(c.good for c in cat.cards)
+        self.card_crate = tuple(c.crate for c in cat.cards)
+        # Which measure (coffee, bananas, cotton, helmets, bookkeeping) a card adds to.
+        self.card_measure = tuple(
+            c.good if c.kind == KIND_GOODS else MEASURE_EXPANSION if c.kind == KIND_EXPANSION
+            else MEASURE_BOOKKEEPING if c.kind == KIND_BOOKKEEPER else -1
+            for c in cat.cards
+        )
         self.goods_mask = [0, 0, 0]
         self.expansion_mask = 0
         self.keeper_mask = 0
@@ -184,21 +191,21 @@ def measures(s: State, p: PlayerState) -> tuple[int, int, int, int, int]:
     t = tables(s.cat)
     up = face_up(p)
     totals = [0, 0, 0, 0, 0]
-    kinds, values, goods = t.card_kind, t.card_value, t.card_good
-    for c in bits(up):
-        kind = kinds[c]
-        if kind == KIND_GOODS:
-            totals[goods[c]] += values[c] + (1 if p.plus1_on == c else 0)
-        elif kind == KIND_EXPANSION:
-            totals[MEASURE_EXPANSION] += values[c]
-        elif kind == KIND_BOOKKEEPER:
-            totals[MEASURE_BOOKKEEPING] += values[c]
+    measure_of, values = t.card_measure, t.card_value
+    while up:
+        low = up & -up
+        c = low.bit_length() - 1
+        up ^= low
+        m = measure_of[c]
+        if m >= 0:
+            totals[m] += values[c] + (p.plus1_on == c)
     return totals[0], totals[1], totals[2], totals[3], totals[4]
 
 
 def card_price(s: State, space: int) -> int:
-    card = s.display[space]
-    return max(0, s.cat.cards[card].crate + s.cat.display_modifiers[space])
+    """Price of the card in a display space: its crate value + the space's modifier, >= 0."""
+    price = tables(s.cat).card_crate[s.display[space]] + s.cat.display_modifiers[space]
+    return price if price > 0 else 0
 
 
 def share_count(s: State, player: int, company: int) -> int:
