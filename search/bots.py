@@ -1,0 +1,240 @@
+"""Bots: one interface, ``choose(observation, budget) -> Move``.
+
+A bot sees only its observation. A move is the player's whole turn (all its steps until
+someone else, or chance, decides). Bots are described by a spec string such as
+``random``, ``greedy``, ``mcts:time=0.25`` or ``mcts:iterations=400,c=0.6,horizon=game``
+(see :func:`make_bot`).
+
+>>> import engine
+>>> s = engine.new_game(players=2, seed=4)
+>>> while s.decision.kind == "chance":
+...     s = s.apply(s.sample_chance())
+>>> bot = make_bot("random", seed=1)
+>>> move = bot.choose(engine.observe(s, 0))
+>>> move.player, move.steps[0].kind
+(0, 'rest')
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine import Move, Observation, State, Step, determinize, observe
+from engine.rules import CHANCE_OPS, apply_unchecked, legal_steps
+from search.evaluator import DEFAULT_WEIGHTS, Weights, estimate_money
+from search.mcts import MCTS, SearchConfig, SearchResult, subtree
+from search.policy import policy_step
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Thinking budget for one move: seconds and/or iterations (None: the bot's default)."""
+
+    time: float | None = None
+    iterations: int | None = None
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, obs: Observation, budget: Budget | None = None) -> Move: ...
+
+
+def _still_mine(state: State, me: int) -> bool:
+    if state.is_over():
+        return False
+    item = state.todo[0]
+    return item[0] not in CHANCE_OPS and item[1] == me
+
+
+def _play_out_move(obs: Observation, pick: StepPicker) -> Move:
+    """Build a move step by step: each step chosen on the current observation."""
+    me = obs.viewer
+    rng = random.Random(0)
+    state = determinize(obs, rng)
+    steps: list[Step] = []
+    cur = obs
+    while True:
+        step = pick(cur, state)
+        steps.append(step)
+        state = apply_unchecked(state, step)
+        if not _still_mine(state, me):
+            return Move(me, tuple(steps))
+        cur = observe(state, me)
+
+
+class StepPicker(Protocol):
+    def __call__(self, obs: Observation, state: State) -> Step: ...
+
+
+class RandomBot:
+    """Uniformly random legal steps."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "random"
+        self.rng = random.Random(seed)
+
+    def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
+        return _play_out_move(obs, lambda o, s: self.rng.choice(legal_steps(s)))
+
+
+class PolicyBot:
+    """The rollout heuristic, one step at a time (fast, weak)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.name = "policy"
+        self.rng = random.Random(seed)
+
+    def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
+        return _play_out_move(obs, lambda o, s: policy_step(s, self.rng))
+
+
+class GreedyBot:
+    """One turn ahead: each candidate step is followed by the rest of the turn played by
+    the heuristic policy, and judged by the evaluator (own estimated money minus the best
+    opponent's)."""
+
+    def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS,
+                 samples: int = 1) -> None:
+        self.name = "greedy"
+        self.rng = random.Random(seed)
+        self.weights = weights
+        self.samples = samples
+
+    def _value(self, state: State, me: int) -> float:
+        money = estimate_money(state, self.weights)
+        others = max(m for i, m in enumerate(money) if i != me)
+        return money[me] - others
+
+    def _pick(self, obs: Observation, state: State) -> Step:
+        me = obs.viewer
+        legal = legal_steps(state)
+        if len(legal) == 1:
+            return legal[0]
+        best, best_value = legal[0], -1e18
+        for step in legal:
+            total = 0.0
+            for k in range(self.samples):
+                rng = random.Random(k)
+                s = apply_unchecked(state, step)
+                guard = 0
+                while _still_mine(s, me) and guard < 60:
+                    s = apply_unchecked(s, policy_step(s, rng))
+                    guard += 1
+                total += self._value(s, me)
+            value = total / self.samples + self.rng.random() * 1e-6
+            if value > best_value:
+                best, best_value = step, value
+        return best
+
+    def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
+        return _play_out_move(obs, self._pick)
+
+
+class MCTSBot:
+    """ISMCTS on every step of its move, reusing the tree from one step to the next."""
+
+    def __init__(self, config: SearchConfig, name: str = "mcts") -> None:
+        self.name = name
+        self.config = config
+        self.last: SearchResult | None = None
+        self.searches = 0
+
+    def _config(self, budget: Budget | None, share: float, seed: int) -> SearchConfig:
+        cfg = self.config
+        t = budget.time if budget and budget.time is not None else cfg.time
+        it = budget.iterations if budget and budget.iterations is not None else cfg.iterations
+        return SearchConfig(
+            iterations=max(1, int(it * share)) if it is not None else None,
+            time=t * share if t is not None else None,
+            seed=seed, c_uct=cfg.c_uct, horizon=cfg.horizon,
+            max_rollout_steps=cfg.max_rollout_steps, widen_c=cfg.widen_c,
+            widen_alpha=cfg.widen_alpha, weights=cfg.weights,
+        )
+
+    def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
+        me = obs.viewer
+        state = determinize(obs, random.Random(self.searches))
+        steps: list[Step] = []
+        cur = obs
+        root = None
+        share = 0.6
+        while True:
+            legal = legal_steps(state)
+            if len(legal) == 1:
+                step = legal[0]
+                root = subtree(root, [step]) if root is not None else None
+            else:
+                cfg = self._config(budget, share, self.config.seed + self.searches)
+                self.searches += 1
+                result = MCTS(cfg).search(cur, root=root)
+                self.last = result
+                step = result.best if result.lines else legal[0]
+                root = subtree(result.root, [step])
+                share = max(0.1, share * 0.5)
+            steps.append(step)
+            state = apply_unchecked(state, step)
+            if not _still_mine(state, me):
+                return Move(me, tuple(steps))
+            cur = observe(state, me)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"mcts:time=0.25,c=0.6"`` -> ``("mcts", {"time": "0.25", "c": "0.6"})``."""
+    name, _, rest = spec.partition(":")
+    opts: dict[str, str] = {}
+    if rest:
+        for part in rest.split(","):
+            key, eq, value = part.partition("=")
+            if not eq or not key:
+                raise ValueError(f"bot spec {spec!r}: expected key=value, got {part!r}")
+            opts[key.strip()] = value.strip()
+    return name.strip(), opts
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """Build a bot from its spec string.
+
+    ``random``; ``policy``; ``greedy[:samples=N]``;
+    ``mcts[:time=S][,iterations=N][,c=C][,horizon=round|game][,widen=W]``;
+    ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
+    ``openspiel`` extra).
+    """
+    name, opts = parse_spec(spec)
+    allowed = {"random": set(), "policy": set(), "greedy": {"samples"},
+               "mcts": {"time", "iterations", "c", "horizon", "widen"},
+               "openspiel-mcts": {"time", "sims"}, "openspiel-ismcts": {"time", "sims"}}
+    if name not in allowed:
+        raise ValueError(f"unknown bot {name!r}: one of {', '.join(sorted(allowed))}")
+    unknown = set(opts) - allowed[name]
+    if unknown:
+        raise ValueError(f"bot {name!r}: unknown setting {sorted(unknown)[0]!r} "
+                         f"(settings: {', '.join(sorted(allowed[name])) or 'none'})")
+    try:
+        if name == "random":
+            return RandomBot(seed)
+        if name == "policy":
+            return PolicyBot(seed)
+        if name == "greedy":
+            return GreedyBot(seed, samples=int(opts.get("samples", 1)))
+        if name == "mcts":
+            t = float(opts["time"]) if "time" in opts else None
+            it = int(opts["iterations"]) if "iterations" in opts else None
+            if t is None and it is None:
+                t = 0.25
+            cfg = SearchConfig(iterations=it, time=t, seed=seed,
+                               c_uct=float(opts.get("c", 0.6)),
+                               horizon=opts.get("horizon", "round"),
+                               widen_c=float(opts.get("widen", 3.0)))
+            return MCTSBot(cfg, name=spec)
+    except ValueError as exc:
+        raise ValueError(f"bot spec {spec!r}: {exc}") from None
+    from search.openspiel_bots import make_openspiel_bot
+
+    return make_openspiel_bot(name, opts, seed)
+
+
+__all__ = ["Bot", "Budget", "GreedyBot", "MCTSBot", "PolicyBot", "RandomBot", "make_bot",
+           "parse_spec"]

@@ -1,0 +1,278 @@
+"""Information-set Monte Carlo tree search with one value per player (max^n).
+
+Every iteration starts from a fresh :func:`engine.determinize` of the searching player's
+observation, so the search never reads what that player cannot know. The tree is
+*open loop*: it is keyed by the steps players take, not by chance outcomes, and a node's
+statistics are those of every determinization that reached it; a child's UCB uses the
+number of times it was available (ISMCTS availability counts).
+
+Simultaneous Planning without peeking: other players' planning steps (and starting-tile
+choices) are hidden from the searcher, so they are never tree nodes; they come from the
+rollout policy in each determinization, and a plan already made (face down) is sampled
+by the determinization. The searcher's own plan steps are tree nodes: its plan never
+depends on the others' unrevealed plans, and the others' never on its own.
+
+Each node keeps, per player, the sum of utilities (a win-probability estimate) and of
+estimated final money; at a node the deciding player picks the child that is best for
+itself (max^n), so 3 and 4 players are handled correctly.
+
+>>> import engine
+>>> s = engine.new_game(players=2, seed=1)
+>>> while s.decision.kind == "chance":
+...     s = s.apply(s.sample_chance())
+>>> result = MCTS(SearchConfig(iterations=20, seed=1)).search(engine.observe(s, 0))
+>>> result.iterations, len(result.lines) > 0
+(20, True)
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine import Observation, State, Step, determinize
+from engine.rules import CHANCE_OPS, HIDDEN_OPS, apply_unchecked, legal_steps, sample_chance
+from search.evaluator import DEFAULT_WEIGHTS, Weights, evaluate
+from search.policy import policy_step, step_score
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """Budget and knobs. Give ``iterations`` or ``time`` (seconds), or both."""
+
+    iterations: int | None = None
+    time: float | None = None
+    seed: int = 0
+    c_uct: float = 0.6
+    horizon: str = "round"  # "round": roll out to the end of the round; "game": to the end
+    max_rollout_steps: int = 600
+    widen_c: float = 3.0  # progressive widening: at most widen_c * n^widen_alpha children
+    widen_alpha: float = 0.5
+    report_every: int = 64  # iterations between interim reports to the callback
+    weights: Weights = DEFAULT_WEIGHTS
+
+    def __post_init__(self) -> None:
+        if self.iterations is None and self.time is None:
+            raise ValueError("SearchConfig: give iterations or time")
+        if self.iterations is not None and self.iterations < 1:
+            raise ValueError(f"iterations: must be >= 1, got {self.iterations}")
+        if self.time is not None and self.time <= 0:
+            raise ValueError(f"time: must be > 0 seconds, got {self.time}")
+        if self.horizon not in ("round", "game"):
+            raise ValueError(f"horizon: 'round' or 'game', got {self.horizon!r}")
+
+
+class Node:
+    """Statistics of one step sequence (from the searcher's point of view)."""
+
+    __slots__ = ("player", "children", "n", "avail", "w", "m")
+
+    def __init__(self, players: int) -> None:
+        self.player = -1  # who decides at this node
+        self.children: dict[Step, Node] = {}
+        self.n = 0
+        self.avail = 0
+        self.w = [0.0] * players  # utility sums per player
+        self.m = [0.0] * players  # estimated-money sums per player
+
+    def mean_utility(self, player: int) -> float:
+        return self.w[player] / self.n if self.n else 0.0
+
+    def best_child(self) -> tuple[Step, Node] | None:
+        """The most visited child (ties: higher utility for the decider, then notation)."""
+        if not self.children:
+            return None
+        me = self.player
+        return max(self.children.items(),
+                   key=lambda kv: (kv[1].n, kv[1].mean_utility(me) if me >= 0 else 0.0))
+
+
+@dataclass
+class Line:
+    """One candidate at the root: its step, statistics and principal variation."""
+
+    step: Step
+    visits: int
+    share: float  # visits / root visits
+    win: list[float]  # mean utility (win-probability estimate) per player
+    money: list[float]  # mean estimated final money per player
+    pv: list[tuple[int, Step]]  # (player, step) pairs following this step
+
+
+@dataclass
+class SearchResult:
+    player: int
+    lines: list[Line]
+    iterations: int
+    elapsed: float
+    determinizations: int
+    root: Node = field(repr=False)
+
+    @property
+    def iterations_per_second(self) -> float:
+        return self.iterations / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def best(self) -> Step:
+        return self.lines[0].step
+
+
+Callback = Callable[[SearchResult], bool | None]
+
+
+class MCTS:
+    """ISMCTS searcher. ``search`` is anytime: a callback may stop it early."""
+
+    def __init__(self, config: SearchConfig) -> None:
+        self.config = config
+
+    def search(self, obs: Observation, callback: Callback | None = None,
+               root: Node | None = None) -> SearchResult:
+        cfg = self.config
+        st = obs.state
+        if st.is_over():
+            raise ValueError("the game is over: nothing to search")
+        me = obs.viewer
+        decider = st.todo[0][1] if st.todo[0][0] not in CHANCE_OPS else -1
+        if decider != me:
+            raise ValueError(f"it is not P{me + 1}'s decision (decision: {st.decision})")
+        rng = random.Random(cfg.seed)
+        if root is None:
+            root = Node(st.n)
+        horizon = max(st.round, 1) if cfg.horizon == "round" else 99
+        start = time.perf_counter()
+        deadline = start + cfg.time if cfg.time is not None else math.inf
+        limit = cfg.iterations if cfg.iterations is not None else 1 << 62
+        done = 0
+        while done < limit:
+            if cfg.time is not None and time.perf_counter() >= deadline:
+                break
+            self._iterate(obs, root, me, horizon, rng)
+            done += 1
+            if callback is not None and done % cfg.report_every == 0:
+                interim = self._result(me, root, done, time.perf_counter() - start)
+                if callback(interim) is False:
+                    break
+        return self._result(me, root, done, time.perf_counter() - start)
+
+    # -- one iteration -----------------------------------------------------------------
+    def _iterate(self, obs: Observation, root: Node, me: int, horizon: int,
+                 rng: random.Random) -> None:
+        cfg = self.config
+        state = determinize(obs, rng)
+        node = root
+        path = [root]
+        while not _past_horizon(state, horizon):
+            item = state.todo[0]
+            op = item[0]
+            if op in CHANCE_OPS:
+                state = apply_unchecked(state, sample_chance(state))
+                continue
+            player = item[1]
+            legal = legal_steps(state)
+            if op in HIDDEN_OPS and player != me:
+                state = apply_unchecked(state, policy_step(state, rng, legal))
+                continue
+            node.player = player
+            children = node.children
+            known = []
+            untried = []
+            for s in legal:
+                child = children.get(s)
+                if child is None:
+                    untried.append(s)
+                else:
+                    child.avail += 1
+                    known.append((s, child))
+            allowed = len(legal)
+            if allowed > 4:
+                allowed = max(2, int(cfg.widen_c * (node.n + 1) ** cfg.widen_alpha))
+            if untried and len(known) < allowed:
+                step = max(untried, key=lambda x: step_score(state, x) + rng.random())
+                child = Node(state.n)
+                child.avail = 1
+                children[step] = child
+                state = apply_unchecked(state, step)
+                path.append(child)
+                break
+            if not known:
+                break
+            step, node = self._select(known, player)
+            state = apply_unchecked(state, step)
+            path.append(node)
+        state = self._rollout(state, horizon, rng)
+        util, money = evaluate(state, cfg.weights)
+        for nd in path:
+            nd.n += 1
+            w, m = nd.w, nd.m
+            for i in range(len(w)):
+                w[i] += util[i]
+                m[i] += money[i]
+
+    def _select(self, known: list[tuple[Step, Node]], player: int) -> tuple[Step, Node]:
+        c = self.config.c_uct
+        best = known[0]
+        best_value = -math.inf
+        for step, child in known:
+            if child.n == 0:
+                return step, child
+            value = child.w[player] / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+            if value > best_value:
+                best, best_value = (step, child), value
+        return best
+
+    def _rollout(self, state: State, horizon: int, rng: random.Random) -> State:
+        steps = 0
+        limit = self.config.max_rollout_steps
+        while not _past_horizon(state, horizon) and steps < limit:
+            state = apply_unchecked(state, policy_step(state, rng))
+            steps += 1
+        return state
+
+    # -- results -------------------------------------------------------------------
+    def _result(self, me: int, root: Node, iterations: int, elapsed: float) -> SearchResult:
+        total = max(1, sum(ch.n for ch in root.children.values()))
+        lines = []
+        for step, child in root.children.items():
+            if child.n == 0:
+                continue
+            lines.append(Line(
+                step=step,
+                visits=child.n,
+                share=child.n / total,
+                win=[x / child.n for x in child.w],
+                money=[x / child.n for x in child.m],
+                pv=principal_variation(child),
+            ))
+        lines.sort(key=lambda ln: (-ln.visits, -ln.win[me], ln.step))
+        return SearchResult(me, lines, iterations, elapsed, iterations, root)
+
+
+def _past_horizon(state: State, horizon: int) -> bool:
+    return state.phase == 3 or state.round > horizon
+
+
+def principal_variation(node: Node, max_len: int = 40) -> list[tuple[int, Step]]:
+    """Most-visited path below ``node``: (player, step) pairs."""
+    out: list[tuple[int, Step]] = []
+    while len(out) < max_len:
+        best = node.best_child()
+        if best is None or best[1].n == 0:
+            break
+        out.append((node.player, best[0]))
+        node = best[1]
+    return out
+
+
+def subtree(root: Node, steps: list[Step]) -> Node | None:
+    """The node reached from ``root`` by ``steps`` (for tree reuse), None if unknown."""
+    node = root
+    for s in steps:
+        child = node.children.get(s)
+        if child is None:
+            return None
+        node = child
+    return node

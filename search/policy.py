@@ -1,0 +1,107 @@
+"""A cheap heuristic policy for rollouts, opponents' hidden plans and move ordering.
+
+It prefers doing something useful over passing: play cards into slots, buy the dearest
+affordable card, spend goods on the track with the best share prospects, enter the
+richest regions, take books, move the ink jar. It is random among near-equal choices,
+so rollouts differ.
+
+>>> import engine, random
+>>> s = engine.new_game(players=2, seed=0)
+>>> while s.decision.kind == "chance":
+...     s = s.apply(s.sample_chance())
+>>> policy_step(s, random.Random(0)).kind
+'rest'
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import State, Step
+from engine.rules import card_price, entry_costs, legal_steps, sample_chance, tables
+
+PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
+ACTION_WEIGHT = {
+    "goods": 3.0, "expand": 4.0, "keeper": 4.0, "merchant": 4.0, "plus1": 2.0,
+    "first": 0.5, "buy-card": 0.7, "remove-card": 0.1, "majority": 3.0, "reserve": 0.6,
+    "track-bonus": 2.0, "end": 0.05,
+}
+
+
+def step_score(s: State, step: Step) -> float:
+    """A quick desirability of a step for the player deciding (higher is better)."""
+    kind = step.kind
+    cat = s.cat
+    if kind == "goods":
+        t = tables(cat)
+        units = 0
+        m = step.a
+        while m:
+            low = m & -m
+            units += t.card_value[low.bit_length() - 1]
+            m ^= low
+        return ACTION_WEIGHT[kind] + 0.3 * units
+    if kind == "majority":
+        return ACTION_WEIGHT[kind] + step.b
+    if kind in ACTION_WEIGHT:
+        return ACTION_WEIGHT[kind]
+    if kind == "plan":
+        return 2.0
+    if kind == "ready":
+        return 0.3
+    if kind == "buy":
+        return 1.0 + 0.4 * card_price(s, step.a)
+    if kind == "nobuy":
+        return 0.4
+    if kind == "unit":
+        p = s.players[s.todo[0][1]]
+        track = cat.tracks[s.tracks[step.a]]
+        pos = p.track[step.a]
+        nxt = min(pos + 2, track.last)
+        gain = track.shares_at[nxt] - track.shares_at[pos]
+        return 1.0 + gain * (1 + s.values[step.a]) * 0.5
+    if kind == "enter":
+        r = cat.regions[step.a].reward
+        value = r.pounds + 1.5 * r.diamonds + r.track_steps + r.bookkeeping
+        posts = s.bases[s.todo[0][2]][step.b] & 7
+        return 1.0 + value + 0.1 * (5 - posts)  # empty one column before the next
+    if kind == "take":
+        return 2.0 + s.book_coins[step.a]
+    if kind == "ink":
+        return 3.0
+    if kind == "place":
+        p = s.players[s.todo[0][1]]
+        return 2.0 - 0.3 * (step.b - p.ink)
+    if kind in PASSIVE:
+        return 0.2
+    return 1.0
+
+
+def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None) -> Step:
+    """A step chosen by the heuristic (softly: random among the better ones)."""
+    if s.decision.kind == "chance":
+        return sample_chance(s)
+    if legal is None:
+        legal = legal_steps(s)
+    if len(legal) == 1:
+        return legal[0]
+    scores = [step_score(s, st) + rng.random() * 1.5 for st in legal]
+    best = max(range(len(legal)), key=scores.__getitem__)
+    return legal[best]
+
+
+def greedy_entry(s: State) -> Step | None:
+    """The richest region per point the pending expansion can enter now (None: stop)."""
+    item = s.todo[0]
+    company, points = item[2], item[3]
+    best, best_value = None, 0.0
+    for region, cost in entry_costs(s, company, points):
+        r = s.cat.regions[region].reward
+        value = (r.pounds + 1.5 * r.diamonds + r.track_steps + r.bookkeeping + 1) / cost
+        if value > best_value:
+            best, best_value = region, value
+    if best is None:
+        return None
+    cols = [k for k, code in enumerate(s.bases[company]) if code & 7]
+    col = min(cols, key=lambda k: (s.bases[company][k] & 7, k))
+    return Step("enter", best, col)
