@@ -17,8 +17,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from functools import cache
+
 from engine import State
-from engine.rules import share_count, tables
+from engine.catalogue import Catalogue
+from engine.rules import Tables, tables
 
 ROUNDS = 7
 
@@ -27,12 +30,13 @@ ROUNDS = 7
 class Weights:
     """Knobs of the evaluator (pounds per unit of each resource still to be used)."""
 
-    share_growth_per_round: float = 1.1  # expected rise of a share value per round left
-    share_per_track_step: float = 0.25  # share-value-weighted value of a track step
-    unit_value: float = 0.55  # per goods unit / helmet / bookkeeping point owned
-    book_ahead: float = 0.8  # per book placed ahead of the ink jar
-    diamond_step: float = 1.2  # per diamond step already taken beyond the value passed
-    win_scale: float = 6.0  # pounds of lead that make a win ~73% likely (logistic)
+    share_growth_per_round: float = 1.0  # expected rise of a share value per round left
+    round_unit: float = 0.9  # per unit of a face-up card still to be used this round
+    future_unit: float = 0.7  # per unit a future round is expected to play
+    book_run: float = 0.6  # share of the bookkeeping value the run of books ahead offers
+    book_ahead: float = 0.5  # per other book placed ahead of the ink jar
+    track_progress: float = 0.7  # share of the way to the next share icon that counts
+    win_scale: float = 5.0  # pounds of lead per round left that make a win ~73% likely
 
 
 DEFAULT_WEIGHTS = Weights()
@@ -48,39 +52,96 @@ def rounds_left(s: State) -> float:
     return left + 0.5
 
 
+@cache
+def _effective_shares(cat: Catalogue, progress: float) -> tuple[tuple[float, ...], ...]:
+    """Per track and position: shares held plus part of the way to the next icon."""
+    out = []
+    for track in cat.tracks:
+        held = track.shares_at
+        row = []
+        for pos in range(len(held)):
+            nxt = next((q for q in range(pos + 1, len(held)) if held[q] > held[pos]), None)
+            if nxt is None:
+                row.append(float(held[pos]))
+                continue
+            prev = min(q for q in range(pos + 1) if held[q] == held[pos])
+            frac = (pos - prev) / (nxt - prev)
+            row.append(held[pos] + progress * frac * (held[nxt] - held[pos]))
+        out.append(tuple(row))
+    return tuple(out)
+
+
+def book_run(books: tuple[tuple[int, ...], ...], ink: int) -> int:
+    """Number of consecutive books right after the ink jar (how far it could go)."""
+    k = ink + 1
+    while k < len(books) and books[k]:
+        k += 1
+    return k - ink - 1
+
+
+def _units(t: Tables, mask: int) -> tuple[int, int]:
+    """(total units / helmets / points, number of playable cards) of a card mask."""
+    units = cards = 0
+    while mask:
+        low = mask & -mask
+        c = low.bit_length() - 1
+        mask ^= low
+        if t.card_measure[c] >= 0:
+            units += t.card_value[c]
+            cards += 1
+    return units, cards
+
+
 def estimate_money(s: State, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Estimated final money of each player (exact when the game is over)."""
     cat = s.cat
+    if s.is_over():
+        from engine import score
+
+        return [float(sc.total) for sc in score(s)]
     t = tables(cat)
     left = rounds_left(s)
-    future = left / ROUNDS
+    future_rounds = ROUNDS - max(s.round, 1)
     values = s.values
     projected = [v + w.share_growth_per_round * left for v in values]
+    eff = _effective_shares(cat, w.track_progress)
+    cards = cat.cards
     out = []
     for i, p in enumerate(s.players):
         money = float(p.cash)
         money += cat.diamond_values[p.diamond] + cat.bookkeeping_values[p.ink]
+        owned = p.hand
+        for deck in p.resting:
+            for card in deck:
+                owned |= 1 << card
+        area = 0
+        for card in p.slots:
+            if card >= 0:
+                area |= 1 << card
+        owned |= area
+        card_shares = [0] * len(cat.companies)
+        m = owned
+        while m:
+            low = m & -m
+            c = low.bit_length() - 1
+            m ^= low
+            if cards[c].share >= 0:
+                card_shares[cards[c].share] += 1
         for c in range(len(cat.companies)):
-            money += share_count(s, i, c) * (projected[c] if left else values[c])
-        if left:
-            owned = p.hand | p.tiles
-            for deck in p.resting:
-                for card in deck:
-                    owned |= 1 << card
-            for card in p.slots:
-                if card >= 0 and not (p.used >> card) & 1:
-                    owned |= 1 << card
-            units = 0
-            m = owned
-            while m:
-                low = m & -m
-                c = low.bit_length() - 1
-                m ^= low
-                if t.card_measure[c] >= 0:
-                    units += t.card_value[c]
-            money += w.unit_value * units * min(1.0, future * 2.5)
+            shares = eff[s.tracks[c]][p.track[c]] + card_shares[c]
+            money += shares * projected[c]
+        if s.phase in (1, 2) and not p.ended:
+            now, _ = _units(t, (area | p.tiles) & ~p.used)
+            money += w.round_unit * now
+        if future_rounds > 0:
+            units, n_cards = _units(t, owned)
+            slots = 3 + (p.diamond >= cat.diamond_slot) + (p.ink >= cat.bookkeeping_slot)
+            per_round = units * min(1.0, slots / max(1, n_cards))
+            money += w.future_unit * per_round * future_rounds
+            run = book_run(p.books, p.ink)
             ahead = sum(1 for k in range(p.ink + 1, len(p.books)) if p.books[k])
-            money += w.book_ahead * ahead * min(1.0, future * 2.0)
+            bk = cat.bookkeeping_values
+            money += w.book_run * (bk[p.ink + run] - bk[p.ink]) + w.book_ahead * (ahead - run)
         out.append(money)
     return out
 

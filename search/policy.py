@@ -71,7 +71,10 @@ def step_score(s: State, step: Step) -> float:
         return 3.0
     if kind == "place":
         p = s.players[s.todo[0][1]]
-        return 2.0 - 0.3 * (step.b - p.ink)
+        gap = step.b - p.ink
+        while gap > 1 and p.books[p.ink + gap - 1]:
+            gap -= 1  # a space right after the run of books the ink jar can walk
+        return 3.0 - 0.5 * gap
     if kind in PASSIVE:
         return 0.2
     return 1.0
