@@ -226,7 +226,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                 t = 0.25
             cfg = SearchConfig(iterations=it, time=t, seed=seed,
                                c_uct=float(opts.get("c", 0.6)),
-                               horizon=opts.get("horizon", "round"),
+                               horizon=opts.get("horizon", "turn"),
                                widen_c=float(opts.get("widen", 3.0)))
             return MCTSBot(cfg, name=spec)
     except ValueError as exc:

@@ -47,7 +47,7 @@ class SearchConfig:
     time: float | None = None
     seed: int = 0
     c_uct: float = 0.6
-    horizon: str = "round"  # "round": roll out to the end of the round; "game": to the end
+    horizon: str = "turn"  # rollouts end with the leaf's turn ("turn"), round, or "game"
     max_rollout_steps: int = 600
     widen_c: float = 3.0  # progressive widening: at most widen_c * n^widen_alpha children
     widen_alpha: float = 0.5
@@ -61,8 +61,8 @@ class SearchConfig:
             raise ValueError(f"iterations: must be >= 1, got {self.iterations}")
         if self.time is not None and self.time <= 0:
             raise ValueError(f"time: must be > 0 seconds, got {self.time}")
-        if self.horizon not in ("round", "game"):
-            raise ValueError(f"horizon: 'round' or 'game', got {self.horizon!r}")
+        if self.horizon not in ("turn", "round", "game"):
+            raise ValueError(f"horizon: 'turn', 'round' or 'game', got {self.horizon!r}")
 
 
 class Node:
@@ -142,7 +142,7 @@ class MCTS:
         rng = random.Random(cfg.seed)
         if root is None:
             root = Node(st.n)
-        horizon = max(st.round, 1) if cfg.horizon == "round" else 99
+        horizon = 99 if cfg.horizon == "game" else max(st.round, 1)
         start = time.perf_counter()
         deadline = start + cfg.time if cfg.time is not None else math.inf
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
@@ -227,6 +227,17 @@ class MCTS:
     def _rollout(self, state: State, horizon: int, rng: random.Random) -> State:
         steps = 0
         limit = self.config.max_rollout_steps
+        if self.config.horizon == "turn":
+            # Finish the turn in progress (its remaining sub-choices), then evaluate.
+            item = state.todo[0] if state.todo else None
+            mover = item[1] if item is not None and item[0] not in CHANCE_OPS else -1
+            while not _past_horizon(state, horizon) and steps < limit:
+                item = state.todo[0]
+                if item[0] in CHANCE_OPS or item[1] != mover or item[0] == "act":
+                    break
+                state = apply_unchecked(state, policy_step(state, rng))
+                steps += 1
+            return state
         while not _past_horizon(state, horizon) and steps < limit:
             state = apply_unchecked(state, policy_step(state, rng))
             steps += 1
