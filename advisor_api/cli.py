@@ -122,3 +122,91 @@ def serve(
 
 def main() -> None:  # pragma: no cover - console entry
     app()
+
+
+def split_players(text: str) -> list[str]:
+    """``"mcts:time=0.25,c=0.5,greedy"`` -> ``["mcts:time=0.25,c=0.5", "greedy"]``: a
+    ``key=value`` part without a bot name belongs to the bot before it."""
+    specs: list[str] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        if "=" in part and ":" not in part and specs:
+            specs[-1] += "," + part
+        else:
+            specs.append(part)
+    return specs
+
+
+@app.command()
+def arena(
+    players: Annotated[str, typer.Option(help="Bot specs, one per seat, comma separated: "
+                                              "random, policy, greedy, mcts:time=0.25, "
+                                              "mcts:iterations=400,c=0.05, openspiel-mcts:"
+                                              "sims=50, openspiel-ismcts:time=0.25")],
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 20,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the series.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Games played in parallel.")] = 1,
+    variable: Annotated[bool, typer.Option(help="Variable setup.")] = False,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the report here.")]
+    = None,
+    csv_out: Annotated[Path | None, typer.Option("--csv", help="Write one row per game.")]
+    = None,
+) -> None:
+    """Play bots against each other (seats rotated) and report wins and money."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from search.arena import run_arena
+
+    specs = split_players(players)
+    try:
+        from search.bots import make_bot
+
+        for spec in specs:
+            make_bot(spec)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--players") from None
+    if not 2 <= len(specs) <= 4:
+        raise typer.BadParameter(f"2 to 4 bots, got {len(specs)}", param_hint="--players")
+    console = Console(stderr=True)
+    with Progress(TextColumn("[bold]arena"), BarColumn(), TextColumn("{task.completed}/"
+                  "{task.total} games"), TimeRemainingColumn(), console=console) as bar:
+        task = bar.add_task("games", total=games)
+        report = run_arena(specs, games, seed, jobs, variable,
+                           on_game=lambda rec: bar.advance(task))
+    out = Console()
+    table = Table(title=f"{games} games, seed {seed}, {report.elapsed:.1f} s")
+    for col in ("bot", "wins", "win rate", "95% CI", "money", "cash", "companies",
+                "diamonds", "bookkeeping", "s/decision"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for b in report.bots.values():
+        lo, hi = b.confidence()
+        table.add_row(b.spec, f"{b.wins:g}", f"{b.win_rate:.1%}", f"{lo:.0%}-{hi:.0%}",
+                      f"{b.mean(b.money):.1f}", f"{b.mean(b.cash):.1f}",
+                      f"{b.mean(b.companies):.1f}", f"{b.mean(b.diamonds):.1f}",
+                      f"{b.mean(b.bookkeeping):.1f}",
+                      f"{b.think / b.decisions if b.decisions else 0:.3f}")
+    out.print(table)
+    seats = Table(title="win rate by seat")
+    seats.add_column("bot")
+    for k in range(len(specs)):
+        seats.add_column(f"seat {k + 1}", justify="right")
+    for b in report.bots.values():
+        seats.add_row(b.spec, *(f"{b.seat_wins.get(k, 0) / g:.1%} ({g})"
+                                for k, g in sorted(b.seat_games.items())))
+    out.print(seats)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_json(), indent=1))
+    if csv_out is not None:
+        import csv
+
+        with csv_out.open("w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["game", "seed", "seat", "bot", "total", "cash", "companies",
+                             "diamonds", "bookkeeping", "won"])
+            for rec in report.games:
+                for seat, spec in enumerate(rec.seats):
+                    won = 1 / len(rec.winners) if seat in rec.winners else 0
+                    writer.writerow([rec.index, rec.seed, seat + 1, spec, rec.totals[seat],
+                                     rec.cash[seat], rec.companies[seat], rec.diamonds[seat],
+                                     rec.bookkeeping[seat], won])

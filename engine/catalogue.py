@@ -227,6 +227,10 @@ class Catalogue:
     def n_cards(self) -> int:
         return len(self.cards)
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        # Pickled by reference to its file: processes share the loaded catalogue.
+        return (_catalogue_from_path, (self.path,))
+
     def company_index(self, ident: str) -> int:
         for c in self.companies:
             if c.id == ident:
@@ -542,6 +546,13 @@ def _load_cached(key: str, mtime: int, raw: dict[str, Any]) -> Catalogue:
 
 
 _BY_PATH: dict[str, tuple[int, Catalogue]] = {}
+
+
+def _catalogue_from_path(path: str) -> Catalogue:
+    default = default_catalogue()
+    if path == default.path:
+        return default
+    return load_catalogue(path)
 
 
 @cache

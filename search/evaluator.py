@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-
 from functools import cache
 
 from engine import State
@@ -107,7 +106,7 @@ def estimate_money(s: State, w: Weights = DEFAULT_WEIGHTS) -> list[float]:
     eff = _effective_shares(cat, w.track_progress)
     cards = cat.cards
     out = []
-    for i, p in enumerate(s.players):
+    for p in s.players:
         money = float(p.cash)
         money += cat.diamond_values[p.diamond] + cat.bookkeeping_values[p.ink]
         owned = p.hand

@@ -1,0 +1,198 @@
+"""Search: ISMCTS honesty about hidden information, max^n statistics, budgets, bots,
+arena, root parallelism (short budgets)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engine
+from benchmarks.positions import mid_game
+from engine.rules import apply_unchecked, legal_steps
+from search.arena import play_game, run_arena
+from search.bots import make_bot, parse_spec
+from search.mcts import MCTS, Node, SearchConfig, subtree
+from search.parallel import ParallelMCTS
+
+
+def _planning_state(players: int, seed: int) -> engine.State:
+    """The first planning decision of round 1 after setup (resting cards by first legal)."""
+    s = engine.new_game(players=players, seed=seed)
+    while s.decision.kind != "plan":
+        s = s.apply(s.sample_chance() if s.decision.kind == "chance" else s.legal_steps()[0])
+    return s
+
+
+def _lines(result) -> list[tuple[str, int]]:  # type: ignore[no-untyped-def]
+    return [(ln.step.kind + str(ln.step.args()), ln.visits) for ln in result.lines]
+
+
+def test_same_seed_same_iterations_same_result() -> None:
+    s = mid_game(3, 2, 2)
+    obs = engine.observe(s, s.decision.player)
+    a = MCTS(SearchConfig(iterations=120, seed=7)).search(obs)
+    b = MCTS(SearchConfig(iterations=120, seed=7)).search(obs)
+    assert _lines(a) == _lines(b)
+    assert a.iterations == 120
+
+
+def test_search_ignores_other_players_unrevealed_plans() -> None:
+    """rules-decisions.md, Hidden information: planned cards are hidden until all reveal.
+    Two true states that differ only in P1's face-down plan give P2's search identical
+    results."""
+    s = _planning_state(2, 11)
+    assert s.decision.player == 0
+    hand = [st for st in s.legal_steps() if st.kind == "plan"]
+    cards = sorted({st.a for st in hand})
+    plan_a = [engine.Step("plan", cards[0], 1), engine.Step("ready")]
+    plan_b = [engine.Step("plan", cards[3], 1), engine.Step("ready")]
+    s1, s2 = s, s
+    for st in plan_a:
+        s1 = s1.apply(st)
+    for st in plan_b:
+        s2 = s2.apply(st)
+    assert s1.decision.player == 1 and s2.decision.player == 1
+    assert s1 != s2
+    o1, o2 = engine.observe(s1, 1), engine.observe(s2, 1)
+    assert o1 == o2  # which slots hold a face-down card is public, which card is not
+    r1 = MCTS(SearchConfig(iterations=80, seed=3)).search(o1)
+    r2 = MCTS(SearchConfig(iterations=80, seed=3)).search(o2)
+    assert _lines(r1) == _lines(r2)
+
+
+def test_search_ignores_the_true_rng() -> None:
+    """The order of the card stack and book supplies (the chance generator) is unknown."""
+    s = mid_game(2, 4, 2)
+    t = s.clone()
+    t.rng = s.rng ^ 0xDEADBEEF
+    me = s.decision.player
+    r1 = MCTS(SearchConfig(iterations=60, seed=5)).search(engine.observe(s, me))
+    r2 = MCTS(SearchConfig(iterations=60, seed=5)).search(engine.observe(t, me))
+    assert _lines(r1) == _lines(r2)
+
+
+def test_search_refuses_another_players_decision() -> None:
+    s = mid_game(2, 4, 2)
+    other = 1 - s.decision.player
+    with pytest.raises(ValueError, match="not P"):
+        MCTS(SearchConfig(iterations=5)).search(engine.observe(s, other))
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_each_player_keeps_its_own_statistics(players: int) -> None:
+    """max^n: every node holds one utility and one money sum per player; utilities of
+    one evaluation sum to 1, so per node they sum to the visit count."""
+    s = mid_game(players, 3, 2)
+    result = MCTS(SearchConfig(iterations=150, seed=1)).search(
+        engine.observe(s, s.decision.player))
+    stack = [result.root]
+    seen_players = set()
+    while stack:
+        node = stack.pop()
+        if node.n:
+            assert len(node.w) == players and len(node.m) == players
+            assert sum(node.w) == pytest.approx(node.n)
+        if node.children:
+            seen_players.add(node.player)
+        stack.extend(node.children.values())
+    assert len(seen_players) >= 2  # the tree holds decisions of several players
+
+
+def test_selection_maximises_the_deciding_players_utility() -> None:
+    search = MCTS(SearchConfig(iterations=1, c_uct=0.0))
+    a, b = Node(3), Node(3)
+    for child, w in ((a, [0.9, 0.05, 0.05]), (b, [0.1, 0.8, 0.1])):
+        child.n = child.avail = 10
+        child.w = [x * 10 for x in w]
+    known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b)]
+    assert search._select(known, 0)[1] is a
+    assert search._select(known, 1)[1] is b
+
+
+def test_anytime_callback_stops_and_reports() -> None:
+    s = mid_game(2, 6, 2)
+    seen = []
+
+    def cb(interim) -> bool:  # type: ignore[no-untyped-def]
+        seen.append(interim.iterations)
+        return len(seen) < 2
+
+    cfg = SearchConfig(iterations=10_000, seed=1, report_every=16)
+    result = MCTS(cfg).search(engine.observe(s, s.decision.player), callback=cb)
+    assert seen == [16, 32]
+    assert result.iterations == 32
+
+
+def test_tree_reuse_keeps_the_subtree() -> None:
+    s = mid_game(2, 6, 2)
+    result = MCTS(SearchConfig(iterations=100, seed=2)).search(
+        engine.observe(s, s.decision.player))
+    best = result.best
+    node = subtree(result.root, [best])
+    assert node is not None and node.n == result.lines[0].visits
+    again = MCTS(SearchConfig(iterations=10, seed=2))
+    nxt = apply_unchecked(s, best)
+    if nxt.decision.player == s.decision.player:
+        r2 = again.search(engine.observe(nxt, s.decision.player), root=node)
+        assert sum(ln.visits for ln in r2.lines) >= node.n
+
+
+@pytest.mark.parametrize("spec", ["random", "policy", "greedy", "mcts:iterations=12"])
+def test_every_bot_plays_a_complete_legal_game(spec: str) -> None:
+    rec = play_game([spec, "policy"], index=0, seed=1)
+    assert len(rec.totals) == 2 and rec.winners
+    assert all(d > 0 for d in rec.decisions)
+
+
+def test_bot_moves_are_whole_turns() -> None:
+    s = mid_game(2, 8, 2)
+    me = s.decision.player
+    move = make_bot("greedy").choose(engine.observe(s, me))
+    after = engine.apply_move(s, move)
+    assert after.is_over() or after.decision.player != me
+
+
+def test_bad_bot_specs_are_refused_with_the_reason() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("alphazero")
+    with pytest.raises(ValueError, match="unknown setting 'depth'"):
+        make_bot("mcts:depth=3")
+    with pytest.raises(ValueError, match="key=value"):
+        parse_spec("mcts:time")
+
+
+def test_arena_rotates_seats_and_is_reproducible() -> None:
+    specs = ["policy", "random", "greedy"]
+    a = run_arena(specs, games=3, seed=4)
+    b = run_arena(specs, games=3, seed=4)
+    assert [r.totals for r in a.games] == [r.totals for r in b.games]
+    for stats in a.bots.values():
+        assert stats.games == 3
+        assert sorted(stats.seat_games) == [0, 1, 2]
+    assert sum(st.wins for st in a.bots.values()) == pytest.approx(3)
+    lo, hi = a.bots["policy"].confidence()
+    assert 0.0 <= lo <= a.bots["policy"].win_rate <= hi <= 1.0
+
+
+def test_root_parallel_adds_up_the_workers() -> None:
+    s = mid_game(2, 9, 2)
+    obs = engine.observe(s, s.decision.player)
+    with ParallelMCTS(SearchConfig(iterations=24, seed=1), jobs=2) as search:
+        result = search.search(obs)
+    assert result.iterations == 48
+    assert sum(ln.visits for ln in result.lines) <= 48
+    assert [ln.visits for ln in result.lines] == sorted(
+        (ln.visits for ln in result.lines), reverse=True)
+    legal = set(legal_steps(s))
+    assert all(ln.step in legal for ln in result.lines)
+
+
+def test_determinization_never_uses_the_true_plan() -> None:
+    s = _planning_state(2, 5)
+    s = s.apply(engine.Step("plan", sorted({st.a for st in s.legal_steps()
+                                             if st.kind == "plan"})[0], 1))
+    s = s.apply(engine.Step("ready"))
+    obs = engine.observe(s, 1)
+    plans = {engine.determinize(obs, random.Random(k)).players[0].slots for k in range(30)}
+    assert len(plans) > 1
