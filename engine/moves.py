@@ -34,7 +34,8 @@ def apply_move(s: State, move: Move, complete: bool = True) -> State:
             cur = apply(cur, step)
         except IllegalStep as exc:
             raise IllegalStep(f"steps[{i}]: {exc}") from None
-    if complete and decision(cur).player == move.player and not cur.is_over():
+    if (complete and move.player >= 0 and decision(cur).player == move.player
+            and not cur.is_over()):
         raise IllegalStep(
             f"move incomplete: P{move.player + 1} still has to decide "
             f"{decision(cur).kind!r}")

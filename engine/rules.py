@@ -527,8 +527,10 @@ def _placeable(s: State, p: PlayerState, letter: str, space: int) -> bool:
     return tables(s.cat).book_letter[stack[-1]] == "A"
 
 
-def _spaces_ahead(s: State, p: PlayerState) -> range:
-    return range(p.ink + 1, len(p.books))
+def _book_spaces(s: State, p: PlayerState) -> range:
+    """Spaces a new book may go on: any space of the track (not the starting tile's).
+    Behind the ink jar a book is dead, which can still beat blocking the way ahead."""
+    return range(1, len(p.books))
 
 
 def _legal_spend(s: State, item: Item) -> list[Step]:
@@ -537,14 +539,14 @@ def _legal_spend(s: State, item: Item) -> list[Step]:
     cat = s.cat
     t = tables(cat)
     out = [_new(Step, ("pounds", -1, -1, -1))]
-    ahead = _spaces_ahead(s, p)
-    a_ok = any(_placeable(s, p, "A", k) for k in ahead)
+    spaces = _book_spaces(s, p)
+    a_ok = any(_placeable(s, p, "A", k) for k in spaces)
     for space in range(last + 1, t.n_book_spaces):
         book = s.book_display[space]
         if book < 0:
             continue
         letter = t.book_letter[book]
-        if cat.book_costs[letter] > s.pool or not ahead:
+        if cat.book_costs[letter] > s.pool:
             continue
         if letter == "A" and not a_ok:
             continue
@@ -559,12 +561,12 @@ def _legal_place(s: State, item: Item) -> list[Step]:
     letter = t.book_letter[book]
     pending_a = any(t.book_letter[b] == "A" for b in s.turn_books[1:])
     out = []
-    for k in _spaces_ahead(s, p):
+    for k in _book_spaces(s, p):
         if not _placeable(s, p, letter, k):
             continue
         if pending_a and letter != "A" and _placeable(s, p, "A", k):
             # Covering this space must leave somewhere for the A-books still to place.
-            others = [j for j in _spaces_ahead(s, p) if j != k and _placeable(s, p, "A", j)]
+            others = [j for j in _book_spaces(s, p) if j != k and _placeable(s, p, "A", j)]
             if not others:
                 continue
         out.append(_new(Step, ("place", book, k, -1)))
@@ -676,7 +678,7 @@ def _detail(s: State, step: Step) -> str:
         return "book space empty, too few points, or books are taken left to right"
     if kind == "place":
         return ("an A-book may not go on an empty crossed-out-A space nor cover a B/C book; "
-                "books go on spaces ahead of the ink jar, first taken first")
+                "books are placed in the order taken, on spaces 1-12")
     if kind == "ink":
         return "the next space has no book or its needs are not met"
     if kind == "first":

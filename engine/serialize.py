@@ -166,8 +166,8 @@ class _Reader:
             mask |= 1 << c
         return mask
 
-    def book(self, v: Any, field: str) -> int:
-        if v is None:
+    def book(self, v: Any, field: str, optional: bool = False) -> int:
+        if v is None and optional:
             return -1
         if not isinstance(v, str) or v not in self.book_ix:
             raise StateFormatError(f"{field}: unknown book {v!r}")
@@ -180,6 +180,18 @@ class _Reader:
         for i, name in enumerate(v):
             mask |= 1 << self.book(name, f"{field}[{i}]")
         return mask
+
+
+def _list(v: Any, field: str) -> list[Any]:
+    if not isinstance(v, list):
+        raise StateFormatError(f"{field}: expected a list, got {type(v).__name__}")
+    return v
+
+
+def _bool(v: Any, field: str) -> bool:
+    if not isinstance(v, bool):
+        raise StateFormatError(f"{field}: expected true or false, got {v!r}")
+    return v
 
 
 def _int(v: Any, field: str, lo: int = 0, hi: int = 1 << 62) -> int:
@@ -209,8 +221,9 @@ def _tile_in(cat: Catalogue, v: Any, field: str) -> int:
     raise StateFormatError(f"{field}: unknown starting tile {v!r}")
 
 
-def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
-    """Build a state from its JSON form; raises :class:`StateFormatError` naming the field."""
+def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = True) -> State:
+    """Build a state from its JSON form; raises :class:`StateFormatError` naming the field
+    (or, with ``check``, the first invariant it breaks: a card in two places...)."""
     if not isinstance(obj, dict):
         raise StateFormatError("state: expected a JSON object")
     if obj.get("schema") != SCHEMA:
@@ -218,14 +231,19 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
     cat = catalogue
     if cat is None:
         path = obj.get("catalogue")
-        cat = load_catalogue(path) if path else default_catalogue()
+        if path is not None and not isinstance(path, str):
+            raise StateFormatError("catalogue: expected a file path or null")
+        try:
+            cat = load_catalogue(path) if path else default_catalogue()
+        except (OSError, ValueError) as exc:
+            raise StateFormatError(f"catalogue: cannot load {path!r}: {exc}") from None
     r = _Reader(cat)
     t = tables(cat)
     comp = [c.id for c in cat.companies]
     s = State.__new__(State)
     s.cat = cat
     s.n = _int(_get(obj, "players", ""), "players", 2, 4)
-    s.variable = bool(_get(obj, "variable", ""))
+    s.variable = _bool(_get(obj, "variable", ""), "variable")
     phase = _get(obj, "phase", "")
     if phase not in PHASE_NAMES:
         raise StateFormatError(f"phase: one of {', '.join(PHASE_NAMES)}, got {phase!r}")
@@ -256,7 +274,8 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
         if not isinstance(resting, list) or len(resting) != cat.max_slots:
             raise StateFormatError(f"{f}.resting: expected {cat.max_slots} decks")
         p.resting = tuple(
-            tuple(r.card(c, f"{f}.resting[{k}][{j}]") for j, c in enumerate(deck))
+            tuple(_real_card(r, c, f"{f}.resting[{k}][{j}]")
+                  for j, c in enumerate(_list(deck, f"{f}.resting[{k}]")))
             for k, deck in enumerate(resting)
         )
         track = _get(pj, "track", f)
@@ -268,7 +287,8 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
         if not isinstance(books, list) or len(books) != len(cat.bookkeeping_values):
             raise StateFormatError(
                 f"{f}.books: expected {len(cat.bookkeeping_values)} book stacks")
-        p.books = tuple(tuple(r.book(b, f"{f}.books[{k}][{j}]") for j, b in enumerate(st))
+        p.books = tuple(tuple(r.book(b, f"{f}.books[{k}][{j}]")
+                              for j, b in enumerate(_list(st, f"{f}.books[{k}]")))
                         for k, st in enumerate(books))
         p.flipped = r.books(_get(pj, "flipped", f), f"{f}.flipped")
         p.markers = _int(_get(pj, "markers", f), f"{f}.markers", 0, cat.markers_per_colour)
@@ -276,8 +296,8 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
                                cat.markers_per_colour)
         p.tile = _tile_in(cat, _get(pj, "tile", f), f"{f}.tile")
         p.tile_options = tuple(_tile_in(cat, x, f"{f}.tile_options")
-                               for x in _get(pj, "tile_options", f))
-        p.ended = bool(_get(pj, "ended", f))
+                               for x in _list(_get(pj, "tile_options", f), f"{f}.tile_options"))
+        p.ended = _bool(_get(pj, "ended", f), f"{f}.ended")
         players.append(p)
     s.players = tuple(players)
     bases = _get(obj, "bases", "")
@@ -311,7 +331,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
         setattr(s, key, r.cards(_get(obj, key, ""), key))
     bd = _get(obj, "book_display", "")
     s.book_display = tuple(r.book(_get(bd, cat.book_space_name(i), "book_display"),
-                                  f"book_display.{cat.book_space_name(i)}")
+                                  f"book_display.{cat.book_space_name(i)}", optional=True)
                            for i in range(t.n_book_spaces))
     bc = _get(obj, "book_coins", "")
     s.book_coins = tuple(_int(_get(bc, cat.book_space_name(i), "book_coins"),
@@ -334,7 +354,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
         v = _get(tracks, cid, "tracks")
         if v is None:
             tl.append(-1)
-        elif v in track_ids:
+        elif isinstance(v, str) and v in track_ids:
             tl.append(track_ids[v])
         else:
             raise StateFormatError(f"tracks.{cid}: unknown track {v!r}")
@@ -345,19 +365,34 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None) -> State:
     s.todo = tuple(_item_in(it, f"todo[{i}]", s.n) for i, it in enumerate(todo))
     s.pool = _int(_get(obj, "pool", ""), "pool", 0, 99)
     s.turn_books = tuple(r.book(b, f"turn_books[{i}]")
-                         for i, b in enumerate(_get(obj, "turn_books", "")))
-    s.revealed = bool(_get(obj, "revealed", ""))
+                         for i, b in enumerate(_list(_get(obj, "turn_books", ""), "turn_books")))
+    s.revealed = _bool(_get(obj, "revealed", ""), "revealed")
     rng = _get(obj, "rng", "")
-    try:
-        s.rng = int(rng)
-    except (TypeError, ValueError):
-        raise StateFormatError(f"rng: expected an integer string, got {rng!r}") from None
+    if isinstance(rng, bool) or not (isinstance(rng, int) or
+                                     (isinstance(rng, str) and rng.isdigit())):
+        raise StateFormatError(f"rng: expected an integer string, got {rng!r}")
+    s.rng = int(rng)
+    if not 0 <= s.rng < 1 << 64:
+        raise StateFormatError("rng: must be a 64-bit unsigned integer")
     s._own = 0
     if s.phase != PHASE_NAMES.index("over") and not s.todo:
         raise StateFormatError("todo: a game that is not over needs a pending decision")
     if s.todo and s.todo[0][0] not in DECISION_KINDS and not s.todo[0][0].startswith("c_"):
         raise StateFormatError(f"todo[0]: {s.todo[0][0]!r} is not a decision or chance event")
+    if check:
+        from engine.invariants import check_invariants
+
+        broken = check_invariants(s)
+        if broken:
+            raise StateFormatError(f"invariant: {broken[0]}")
     return s
+
+
+def _real_card(r: _Reader, v: Any, field: str) -> int:
+    c = r.card(v, field)
+    if c < 0:
+        raise StateFormatError(f"{field}: expected a card name")
+    return c
 
 
 def _company_or_none(comp: list[str], v: Any, field: str) -> int:
@@ -403,6 +438,6 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
 def observation_from_json(obj: Any, catalogue: Catalogue | None = None) -> Observation:
     if not isinstance(obj, dict) or obj.get("schema") != OBS_SCHEMA:
         raise StateFormatError(f"schema: expected {OBS_SCHEMA!r}")
-    state = state_from_json(obj.get("state"), catalogue)
+    state = state_from_json(obj.get("state"), catalogue, check=False)
     viewer = _int(obj.get("viewer"), "viewer", 1, state.n) - 1
     return Observation(viewer, state)

@@ -206,18 +206,20 @@ def _parse_arg(cat: Catalogue, typ: str, word: str, kind: str, args: Sequence[in
         if typ == "player":
             if not word.startswith("P"):
                 raise ValueError("players are written P1..P4")
-            return int(word[1:]) - 1
+            return _in_range(int(word[1:]), 1, 4) - 1
         if typ == "tile":
             tid = int(word)
             return next(i for i, t in enumerate(cat.starting_tiles) if t.id == tid)
-        if typ in ("slot", "column"):
-            return int(word) - 1
+        if typ == "slot":
+            return _in_range(int(word), 1, cat.max_slots) - 1
+        if typ == "column":
+            return _in_range(int(word), 1, cat.base_columns) - 1
         if typ == "deck":
-            return -1 if word == "-" else int(word) - 1
+            return -1 if word == "-" else _in_range(int(word), 1, cat.max_slots) - 1
         if typ == "region":
             return cat.region_index(word)
         if typ == "bkspace":
-            return int(word)
+            return _in_range(int(word), 0, len(cat.bookkeeping_values) - 1)
         if typ == "bonus":
             return next(b.index for b in cat.bonus_spaces if b.id == word)
         if typ == "line":
@@ -227,6 +229,12 @@ def _parse_arg(cat: Catalogue, typ: str, word: str, kind: str, args: Sequence[in
     except (KeyError, ValueError, StopIteration, IndexError) as exc:
         raise NotationError(f"{kind}: cannot read {word!r} as a {typ}: {exc}") from None
     raise AssertionError(typ)
+
+
+def _in_range(value: int, lo: int, hi: int) -> int:
+    if not lo <= value <= hi:
+        raise ValueError(f"must be between {lo} and {hi}")
+    return value
 
 
 def _build(cat: Catalogue, kind: str, spec: tuple[tuple[str, str], ...],
@@ -250,7 +258,8 @@ class Move(NamedTuple):
         return "; ".join(s.text(cat) for s in self.steps)
 
     def to_json(self, cat: Catalogue | None = None) -> dict[str, Any]:
-        return {"player": self.player + 1, "steps": [s.to_json(cat) for s in self.steps]}
+        who: int | str = "chance" if self.player < 0 else self.player + 1
+        return {"player": who, "steps": [s.to_json(cat) for s in self.steps]}
 
     @staticmethod
     def parse(player: int, text: str, cat: Catalogue | None = None) -> Move:
@@ -266,6 +275,8 @@ class Move(NamedTuple):
         if not isinstance(obj["steps"], list) or not obj["steps"]:
             raise NotationError("steps: expected a non-empty list")
         player = obj["player"]
-        if not isinstance(player, int) or player < 1:
-            raise NotationError("player: expected a seat number 1..4")
+        if player == "chance":
+            player = 0  # chance moves are stored with player -1
+        elif isinstance(player, bool) or not isinstance(player, int) or not 1 <= player <= 4:
+            raise NotationError("player: expected a seat number 1..4 or 'chance'")
         return Move(player - 1, tuple(Step.from_json(s, cat) for s in obj["steps"]))
