@@ -77,6 +77,7 @@ class Tables:
         self.card_value = tuple(c.value for c in cat.cards)
         self.card_good = tuple(c.good for c in cat.cards)
         self.card_crate = tuple(c.crate for c in cat.cards)
+        self.price_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
         # Which measure (coffee, bananas, cotton, helmets, bookkeeping) a card adds to.
         self.card_measure = tuple(
             c.good if c.kind == KIND_GOODS else MEASURE_EXPANSION if c.kind == KIND_EXPANSION
@@ -188,6 +189,10 @@ def face_up(p: PlayerState) -> int:
 
 def measures(s: State, p: PlayerState) -> tuple[int, int, int, int, int]:
     """Face-up totals: coffee, bananas, cotton units, helmets, bookkeeping points."""
+    key = (p.slots, p.used, p.tiles, p.plus1_on)
+    cached = p._measures
+    if cached is not None and cached[0] == key:
+        return cached[1]
     t = tables(s.cat)
     up = face_up(p)
     totals = [0, 0, 0, 0, 0]
@@ -199,7 +204,23 @@ def measures(s: State, p: PlayerState) -> tuple[int, int, int, int, int]:
         m = measure_of[c]
         if m >= 0:
             totals[m] += values[c] + (p.plus1_on == c)
-    return totals[0], totals[1], totals[2], totals[3], totals[4]
+    result = (totals[0], totals[1], totals[2], totals[3], totals[4])
+    p._measures = (key, result)  # the key makes a stale entry harmless
+    return result
+
+
+def display_prices(s: State) -> tuple[int, ...]:
+    """Price of every display space (-1 for an empty space), cached per display."""
+    t = tables(s.cat)
+    prices = t.price_cache.get(s.display)
+    if prices is None:
+        mods = s.cat.display_modifiers
+        prices = tuple(-1 if c < 0 else max(0, t.card_crate[c] + mods[d])
+                       for d, c in enumerate(s.display))
+        if len(t.price_cache) > 50_000:
+            t.price_cache.clear()
+        t.price_cache[s.display] = prices
+    return prices
 
 
 def card_price(s: State, space: int) -> int:
@@ -381,11 +402,16 @@ def _legal_bonus(s: State, player: int, p: PlayerState) -> list[Step]:
             if player != s.first:
                 out.append(_new(Step, ("first", -1, -1, -1)))
         elif kind == "buy_card":
-            for d, card in enumerate(s.display):
-                if card >= 0 and sp.cost + card_price(s, d) <= p.cash:
+            budget = p.cash - sp.cost
+            for d, price in enumerate(display_prices(s)):
+                if 0 <= price <= budget:
                     out.append(_new(Step, ("buy-card", d, -1, -1)))
         elif kind == "remove_card":
-            out.extend(_new(Step, ("remove-card", c, -1, -1)) for c in bits(p.hand))
+            hand = p.hand
+            while hand:
+                low = hand & -hand
+                out.append(_new(Step, ("remove-card", low.bit_length() - 1, -1, -1)))
+                hand ^= low
         elif kind == "majority":
             if meas is None:
                 meas = [measures(s, q) for q in s.players]
@@ -410,8 +436,8 @@ def _legal_bonus(s: State, player: int, p: PlayerState) -> list[Step]:
 def _legal_buy(s: State, item: Item) -> list[Step]:
     units = item[2]
     out = [_new(Step, ("nobuy", -1, -1, -1))]
-    for d, card in enumerate(s.display):
-        if card >= 0 and card_price(s, d) <= units:
+    for d, price in enumerate(display_prices(s)):
+        if 0 <= price <= units:
             out.append(_new(Step, ("buy", d, -1, -1)))
     return out
 
@@ -1262,7 +1288,7 @@ def _skip_c_book(s: State, item: Item) -> bool:
 
 def _skip_buy(s: State, item: Item) -> bool:
     units = item[2]
-    if any(c >= 0 and card_price(s, d) <= units for d, c in enumerate(s.display)):
+    if any(0 <= price <= units for price in display_prices(s)):
         return False
     _replace_top(s, (("alloc", item[1], units),))
     return True

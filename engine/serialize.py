@@ -260,6 +260,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     for i, pj in enumerate(pls):
         f = f"player_states[{i}]"
         p = PlayerState.__new__(PlayerState)
+        p._measures = None
         p.cash = _int(_get(pj, "cash", f), f"{f}.cash")
         p.hand = r.cards(_get(pj, "hand", f), f"{f}.hand")
         slots = _get(pj, "slots", f)

@@ -84,6 +84,7 @@ def new_game(
 
 def _new_player(cat: Catalogue, seat: int, players: int) -> PlayerState:
     p = PlayerState.__new__(PlayerState)
+    p._measures = None
     p.cash = cat.start_pounds
     p.hand = sum(1 << c for c in cat.seat_cards[seat])
     p.slots = (-1,) * cat.max_slots

@@ -52,6 +52,11 @@ class PlayerState:
     __slots__ = (
         "cash", "hand", "slots", "used", "tiles", "reserved", "plus1_on", "resting",
         "track", "diamond", "ink", "books", "flipped", "markers", "markers_total",
+        "tile", "tile_options", "ended", "_measures",
+    )
+    FIELDS = (
+        "cash", "hand", "slots", "used", "tiles", "reserved", "plus1_on", "resting",
+        "track", "diamond", "ink", "books", "flipped", "markers", "markers_total",
         "tile", "tile_options", "ended",
     )
 
@@ -73,6 +78,8 @@ class PlayerState:
     tile: int  # chosen starting tile (index), -1 before the choice
     tile_options: tuple[int, ...]  # starting tiles dealt (variable setup)
     ended: bool  # has ended the action phase this round
+    # Cache of rules.measures: (key of the action area, totals); not part of the value.
+    _measures: tuple[tuple[Any, ...], tuple[int, int, int, int, int]] | None
 
     def copy(self) -> PlayerState:
         p = PlayerState.__new__(PlayerState)
@@ -94,10 +101,11 @@ class PlayerState:
         p.tile = self.tile
         p.tile_options = self.tile_options
         p.ended = self.ended
+        p._measures = None
         return p
 
     def values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, k) for k in PlayerState.__slots__)
+        return tuple(getattr(self, k) for k in PlayerState.FIELDS)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PlayerState) and self.values() == other.values()
