@@ -152,6 +152,7 @@ class MCTSBot:
             seed=seed, c_uct=cfg.c_uct, horizon=cfg.horizon,
             max_rollout_steps=cfg.max_rollout_steps, widen_c=cfg.widen_c,
             widen_alpha=cfg.widen_alpha, weights=cfg.weights,
+            margin_scale=cfg.margin_scale, rollout_noise=cfg.rollout_noise,
         )
 
     def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
@@ -225,7 +226,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             if t is None and it is None:
                 t = 0.25
             cfg = SearchConfig(iterations=it, time=t, seed=seed,
-                               c_uct=float(opts.get("c", 0.6)),
+                               c_uct=float(opts.get("c", 0.3)),
                                horizon=opts.get("horizon", "turn"),
                                widen_c=float(opts.get("widen", 3.0)))
             return MCTSBot(cfg, name=spec)

@@ -52,6 +52,8 @@ class SearchConfig:
     widen_c: float = 3.0  # progressive widening: at most widen_c * n^widen_alpha children
     widen_alpha: float = 0.5
     report_every: int = 64  # iterations between interim reports to the callback
+    margin_scale: float = 10.0  # pounds of lead over the best opponent worth 1.0 in UCB
+    rollout_noise: float = 0.3  # randomness of the policy finishing a turn
     weights: Weights = DEFAULT_WEIGHTS
 
     def __post_init__(self) -> None:
@@ -188,7 +190,7 @@ class MCTS:
                     child.avail += 1
                     known.append((s, child))
             allowed = len(legal)
-            if allowed > 4:
+            if allowed > 4 and node is not root:  # every root candidate gets a first look
                 allowed = max(2, int(cfg.widen_c * (node.n + 1) ** cfg.widen_alpha))
             if untried and len(known) < allowed:
                 step = max(untried, key=lambda x: step_score(state, x) + rng.random())
@@ -213,13 +215,19 @@ class MCTS:
                 m[i] += money[i]
 
     def _select(self, known: list[tuple[Step, Node]], player: int) -> tuple[Step, Node]:
+        """UCB on the deciding player's mean money lead over its best opponent."""
         c = self.config.c_uct
+        scale = self.config.margin_scale
         best = known[0]
         best_value = -math.inf
         for step, child in known:
-            if child.n == 0:
+            n = child.n
+            if n == 0:
                 return step, child
-            value = child.w[player] / child.n + c * math.sqrt(math.log(child.avail) / child.n)
+            m = child.m
+            mine = m[player]
+            other = max(x for i, x in enumerate(m) if i != player)
+            value = (mine - other) / (n * scale) + c * math.sqrt(math.log(child.avail) / n)
             if value > best_value:
                 best, best_value = (step, child), value
         return best
@@ -235,7 +243,8 @@ class MCTS:
                 item = state.todo[0]
                 if item[0] in CHANCE_OPS or item[1] != mover or item[0] == "act":
                     break
-                state = apply_unchecked(state, policy_step(state, rng))
+                state = apply_unchecked(state, policy_step(state, rng,
+                                                           noise=self.config.rollout_noise))
                 steps += 1
             return state
         while not _past_horizon(state, horizon) and steps < limit:

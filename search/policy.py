@@ -80,7 +80,8 @@ def step_score(s: State, step: Step) -> float:
     return 1.0
 
 
-def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None) -> Step:
+def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None,
+                noise: float = 1.5) -> Step:
     """A step chosen by the heuristic (softly: random among the better ones)."""
     if s.decision.kind == "chance":
         return sample_chance(s)
@@ -88,7 +89,7 @@ def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None) -
         legal = legal_steps(s)
     if len(legal) == 1:
         return legal[0]
-    scores = [step_score(s, st) + rng.random() * 1.5 for st in legal]
+    scores = [step_score(s, st) + rng.random() * noise for st in legal]
     best = max(range(len(legal)), key=scores.__getitem__)
     return legal[best]
 

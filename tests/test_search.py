@@ -102,9 +102,9 @@ def test_each_player_keeps_its_own_statistics(players: int) -> None:
 def test_selection_maximises_the_deciding_players_utility() -> None:
     search = MCTS(SearchConfig(iterations=1, c_uct=0.0))
     a, b = Node(3), Node(3)
-    for child, w in ((a, [0.9, 0.05, 0.05]), (b, [0.1, 0.8, 0.1])):
+    for child, m in ((a, [90.0, 40.0, 40.0]), (b, [30.0, 80.0, 50.0])):
         child.n = child.avail = 10
-        child.w = [x * 10 for x in w]
+        child.m = [x * 10 for x in m]
     known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b)]
     assert search._select(known, 0)[1] is a
     assert search._select(known, 1)[1] is b
