@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench venv
+.PHONY: run test lint bench bench-check bench-baseline venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,18 @@ test: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/pytest -q
 
+BENCH := $(BIN)/pytest --benchmark-enable --benchmark-only -p no:cacheprovider -o addopts="" -q
+GATE := benchmarks/test_calibration.py benchmarks/test_engine_speed.py \
+	benchmarks/test_search_speed.py benchmarks/test_solver_speed.py \
+	-k "calibration or clone or throughput or fixed_iterations or points"
+
 bench: $(STAMP)
-	$(BIN)/pytest benchmarks --benchmark-enable --benchmark-only -p no:cacheprovider \
-		--benchmark-json=benchmarks/results.json -o addopts=""
+	$(BENCH) benchmarks --benchmark-json=benchmarks/results.json
+
+# The performance gate: tracked benchmarks relative to a calibration loop of the same run.
+bench-check: $(STAMP)
+	$(BENCH) $(GATE) --benchmark-json=benchmarks/gate.json
+	$(BIN)/python -m benchmarks.check benchmarks/gate.json benchmarks/baseline.json
+
+bench-baseline: $(STAMP)
+	$(BENCH) $(GATE) --benchmark-json=benchmarks/baseline.json

@@ -1,0 +1,67 @@
+"""Compare a benchmark run with the committed baseline (the performance gate).
+
+Every tracked benchmark's median is divided by the calibration benchmark's median of
+the same run; the gate fails when that ratio grew by more than ``--tolerance`` (25%)
+over the baseline's. Refresh the baseline with ``make bench-baseline`` after an
+intended change (it copies the latest run to ``benchmarks/baseline.json``).
+
+    python -m benchmarks.check benchmarks/results.json benchmarks/baseline.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+CALIBRATION = "test_calibration"
+# Tracked: clone, step throughput, MCTS iterations, solver time (when present).
+TRACKED = (
+    "test_clone",
+    "test_random_game_throughput",
+    "test_mcts_fixed_iterations",
+    "test_expansion_8_points",
+    "test_bookkeeping_4_points",
+)
+
+
+def normalised(path: Path) -> dict[str, float]:
+    data = json.loads(path.read_text())
+    medians = {b["name"]: b["stats"]["median"] for b in data["benchmarks"]}
+    if CALIBRATION not in medians:
+        raise SystemExit(f"{path}: no {CALIBRATION} benchmark in this run")
+    cal = medians[CALIBRATION]
+    return {name: medians[name] / cal for name in TRACKED if name in medians}
+
+
+def compare(run: dict[str, float], base: dict[str, float], tolerance: float) -> list[str]:
+    """Lines of a report; a line starting with FAIL is a regression."""
+    lines = []
+    for name, value in run.items():
+        if name not in base:
+            lines.append(f"new   {name}: {value:.4g} x calibration (no baseline)")
+            continue
+        change = value / base[name] - 1
+        verdict = "FAIL" if change > tolerance else "ok  "
+        lines.append(f"{verdict}  {name}: {change:+.1%} vs baseline "
+                     f"({value:.4g} vs {base[name]:.4g} x calibration)")
+    for name in base:
+        if name not in run:
+            lines.append(f"FAIL  {name}: in the baseline but missing from this run")
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("run", type=Path)
+    ap.add_argument("baseline", type=Path)
+    ap.add_argument("--tolerance", type=float, default=0.25)
+    args = ap.parse_args(argv)
+    lines = compare(normalised(args.run), normalised(args.baseline), args.tolerance)
+    print("\n".join(lines))
+    return 1 if any(line.startswith("FAIL") for line in lines) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
