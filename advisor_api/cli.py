@@ -13,10 +13,12 @@ from rich.console import Console
 from rich.table import Table
 
 import engine
+from advisor_api.cli_solve import solve_app
 from engine.rules import apply_unchecked, decision, random_step
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Mombasa strategy advisor: engine, search and service.")
+app.add_typer(solve_app, name="solve")
 
 
 def _play_random(players: int, seed: int, variable: bool, stop_at: int | None,
@@ -111,13 +113,321 @@ def _score_table(s: engine.State) -> Table:
 @app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port.")] = 8000,
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port.")] = 8000,
+    db: Annotated[Path | None, typer.Option(help="SQLite file of the games (default: "
+                                                "$MOMBASA_DB or ./mombasa.db).")] = None,
+    log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
-    """Start the advisor service (not built yet: see issue 'Advisor service')."""
-    typer.echo(
-        f"The advisor service is not built yet (it would listen on {host}:{port}). "
-        "Until it lands, try: mombasa random-game --players 4 --seed 1")
-    raise typer.Exit(code=0)
+    """Start the advisor service (HTTP API and /docs) with uvicorn."""
+    import uvicorn
+
+    from advisor_api.app import create_app
+    from advisor_api.settings import Settings
+
+    try:
+        settings = Settings.from_env()
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc)) from None
+    if db is not None:
+        settings = settings.with_(db_path=str(db))
+    Console(stderr=True).print(
+        f"Mombasa advisor on http://{host}:{port} (API docs: /docs); games in "
+        f"{settings.db_path}; {settings.workers} search processes", highlight=False)
+    uvicorn.run(create_app(settings=settings), host=host, port=port, log_level=log_level)
+
+
+def parse_seconds(text: str) -> float:
+    """``"2s"``, ``"1.5"``, ``"500ms"``, ``"1m"`` -> seconds.
+
+    >>> parse_seconds("500ms"), parse_seconds("2s"), parse_seconds("1m")
+    (0.5, 2.0, 60.0)
+    """
+    raw = text.strip().lower()
+    scale = 1.0
+    for suffix, factor in (("ms", 0.001), ("s", 1.0), ("m", 60.0)):
+        if raw.endswith(suffix):
+            raw, scale = raw[: -len(suffix)], factor
+            break
+    try:
+        value = float(raw) * scale
+    except ValueError:
+        raise typer.BadParameter(f"expected a duration like 2s or 500ms, got {text!r}",
+                                 param_hint="--time") from None
+    if not value > 0 or value == float("inf"):
+        raise typer.BadParameter(f"must be > 0, got {text!r}", param_hint="--time")
+    return value
+
+
+def _search(obs: engine.Observation, iterations: int | None, seconds: float | None,
+            seed: int, jobs: int, console: Console, label: str) -> Any:
+    """Run the search in this process (progress on ``console``); a SearchResult."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from search.mcts import MCTS, SearchConfig, SearchResult
+    from search.parallel import ParallelMCTS
+
+    cfg = SearchConfig(iterations=iterations, time=seconds, seed=seed)
+    if jobs > 1:
+        with console.status(f"{label}: searching with {jobs} processes"), \
+                ParallelMCTS(cfg, jobs=jobs) as par:
+            return par.search(obs)
+    total = iterations if iterations is not None else None
+    with Progress(TextColumn(f"[bold]{label}"), BarColumn(), TextColumn("{task.fields[it]} "
+                  "iterations"), TimeElapsedColumn(), console=console,
+                  transient=True) as bar:
+        task = bar.add_task("search", total=total or (seconds or 1.0), it=0)
+
+        def report(interim: SearchResult) -> None:
+            done = interim.iterations if total is not None else interim.elapsed
+            bar.update(task, completed=done, it=interim.iterations)
+
+        return MCTS(cfg).search(obs, report)
+
+
+def _lines_table(answer: dict[str, Any], title: str) -> Table:
+    """The MultiPV lines of an analysis answer as a table."""
+    pov = answer["pov"]
+    table = Table(title=title, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("move")
+    table.add_column("visits", justify="right")
+    table.add_column("share", justify="right")
+    table.add_column(f"win {pov}", justify="right", style="bold")
+    players = list(answer["lines"][0]["eval"]["money"]) if answer["lines"] else []
+    for p in players:
+        table.add_column(f"money {p}", justify="right")
+    table.add_column("then")
+    for line in answer["lines"]:
+        ev = line["eval"]
+        table.add_row(str(line["rank"]), line["move"]["text"], str(line["visits"]),
+                      f"{line['share']:.0%}", f"{ev['win'][pov]:.0%}",
+                      *(f"{ev['money'][p]:.1f}" for p in players),
+                      line["pv_text"][:80])
+    return table
+
+
+def _summary(answer: dict[str, Any]) -> str:
+    d = answer["decision"]
+    return (f"{answer['pov']} to decide ({d['kind']}), round {answer['round']}: "
+            f"{answer['iterations']} iterations in {answer['elapsed']:.2f} s "
+            f"({answer['iterations_per_second']:.0f}/s), {answer['legal_steps']} legal steps")
+
+
+@app.command()
+def analyse(
+    state_file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
+                                               help="A state or observation JSON file "
+                                                    "(e.g. from random-game --dump-state).")],
+    multipv: Annotated[int, typer.Option(min=1, help="Number of lines.")] = 3,
+    time: Annotated[str | None, typer.Option(help="Search time: 2s, 500ms...")] = None,
+    iterations: Annotated[int | None, typer.Option(min=1, help="Search iterations.")]
+    = None,
+    seed: Annotated[int, typer.Option(min=0, help="Search seed.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Search processes.")] = 1,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON answer.")]
+    = False,
+) -> None:
+    """Ranked suggestions for the deciding player of a position (searched on that
+    player's observation only)."""
+    from advisor_api import analysis
+    from advisor_api.errors import ApiError
+    from advisor_api.settings import Settings
+    from advisor_api.solvers import solve_decision
+
+    err = Console(stderr=True, soft_wrap=True)
+    seconds = parse_seconds(time) if time is not None else None
+    if seconds is None and iterations is None:
+        seconds = 2.0
+    try:
+        obj = json.loads(state_file.read_text())
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        err.print(f"error: {state_file}: not a JSON file ({exc})", highlight=False)
+        raise typer.Exit(code=2) from None
+    try:
+        if isinstance(obj, dict) and obj.get("schema") == "mombasa-observation/1":
+            obs = analysis.read_observation(obj)
+        else:
+            obs = analysis.observation_for_decider(analysis.read_state(obj))
+        settings = Settings(max_time=max(seconds or 1.0, 1.0), workers=jobs,
+                            max_iterations=max(iterations or 1, 1), max_multipv=multipv)
+        plan = analysis.make_plan(obs, settings, iterations=iterations, time=seconds,
+                                  multipv=multipv, seed=seed, jobs=jobs)
+    except ApiError as exc:
+        err.print(f"error: {exc.message}", highlight=False)
+        raise typer.Exit(code=2) from None
+    result = _search(obs, iterations, seconds, seed, jobs, err, "analysing")
+    answer = analysis.build_response(plan, result, result.elapsed,
+                                     solved=solve_decision(obs.state))
+    if as_json:
+        json.dump(answer, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        return
+    out = Console()
+    out.print(_lines_table(answer, _summary(answer)))
+    _print_solver_notes(answer, out)
+
+
+def _print_solver_notes(answer: dict[str, Any], console: Console) -> None:
+    for line in answer["lines"]:
+        plan = line.get("solver")
+        if plan:
+            verdict = "agrees" if plan["agrees"] else "differs"
+            console.print(f"  #{line['rank']}: exact {plan['kind']} solver: "
+                          f"{'; '.join(plan['steps'])} ({verdict})", highlight=False)
+
+
+PLAY_HELP = ("Type the number of a choice, or a step in notation (e.g. 'unit CAI'); "
+             "'?' suggestions, 'b' the board, 'q' quit.")
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
+    ai: Annotated[str, typer.Option(help="Bot spec of the AI seats (one for all, or one "
+                                         "per AI seat, comma separated).")]
+    = "mcts:time=0.5",
+    seed: Annotated[int | None, typer.Option(min=0, help="Game seed (default: random).")]
+    = None,
+    seat: Annotated[int, typer.Option(min=1, max=4, help="Your seat.")] = 1,
+    variable: Annotated[bool, typer.Option(help="Variable setup.")] = False,
+    hint_time: Annotated[float, typer.Option(min=0.01, help="Seconds of search for '?'.")]
+    = 1.0,
+) -> None:
+    """Play a game in the terminal against the AI (input can be piped)."""
+    from search.bots import make_bot
+
+    if seat > players:
+        raise typer.BadParameter(f"seat {seat} in a {players}-player game",
+                                 param_hint="--seat")
+    specs = split_players(ai)
+    n_ai = players - 1
+    if len(specs) == 1:
+        specs = specs * n_ai
+    if len(specs) != n_ai:
+        raise typer.BadParameter(f"give 1 or {n_ai} bot specs, got {len(specs)}",
+                                 param_hint="--ai")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    me = seat - 1
+    bots: dict[int, Any] = {}
+    others = [i for i in range(players) if i != me]
+    try:
+        for k, i in enumerate(others):
+            bots[i] = make_bot(specs[k], seed=seed * 31 + i)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--ai") from None
+    console = Console(highlight=False)
+    console.print(f"Mombasa, {players} players, seed {seed}. You are P{seat}; "
+                  + ", ".join(f"P{i + 1}: {specs[k]}" for k, i in enumerate(others)) + ".")
+    console.print(PLAY_HELP)
+    s = engine.new_game(players=players, seed=seed, variable=variable)
+    dealt = 0
+    last_player = -2
+    while not s.is_over():
+        d = s.decision
+        if d.kind == "chance":
+            s = s.apply(s.sample_chance())
+            dealt += 1
+            continue
+        if dealt:
+            console.print(f"[dim]({dealt} card(s)/book(s) dealt)[/dim]")
+            dealt = 0
+        if d.player != me:
+            s = _ai_move(s, d.player, bots[d.player], console)
+            last_player = d.player
+            continue
+        if last_player != me:
+            _show_board(s, me, console)
+        last_player = me
+        nxt = _human_step(s, me, console, hint_time, seed)
+        if nxt is None:
+            console.print("Game abandoned.")
+            console.print(_score_table(s))
+            return
+        s = nxt
+    console.print(_score_table(s))
+    console.print("Winner(s): " + ", ".join(f"P{w + 1}" for w in engine.winners(s)))
+
+
+def _show_board(s: engine.State, me: int, console: Console) -> None:
+    from advisor_api.board import board_text
+
+    console.print(board_text(engine.observe(s, me).state, me), markup=False)
+
+
+def _ai_move(s: engine.State, player: int, bot: Any, console: Console) -> engine.State:
+    with console.status(f"P{player + 1} ({bot.name}) is thinking..."):
+        move = bot.choose(engine.observe(s, player))
+    text = move.text(s.cat)
+    if move.steps and move.steps[0].kind in ("plan", "ready", "tile"):
+        planned = sum(1 for st in move.steps if st.kind == "plan")
+        text = (f"planned {planned} card(s), hidden until the reveal"
+                if move.steps[0].kind != "tile" else "chose a starting tile (hidden)")
+    console.print(f"P{player + 1}: {text}")
+    return engine.apply_move(s, move, complete=False)
+
+
+def _read_line(console: Console) -> str | None:
+    line = sys.stdin.readline()
+    if line == "":
+        console.print()
+        return None
+    if not sys.stdin.isatty():  # piped input: show it, so the transcript reads well
+        console.print(line.rstrip("\n"), markup=False)
+    return line.strip()
+
+
+def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
+                seed: int) -> engine.State | None:
+    """Ask for one step until a legal one is given; None to quit."""
+    legal = s.legal_steps()
+    d = s.decision
+    console.print(f"Your decision ({d.kind}):")
+    width = max(len(str(len(legal))), 1)
+    for k, step in enumerate(legal, start=1):
+        console.print(f"  {k:>{width}}. {step.text(s.cat)}", markup=False)
+    while True:
+        console.print("> ", end="")
+        line = _read_line(console)
+        if line is None or line.lower() in ("q", "quit", "exit"):
+            return None
+        if not line:
+            continue
+        if line == "?":
+            _suggest(s, me, console, hint_time, seed)
+            continue
+        if line.lower() in ("b", "board"):
+            _show_board(s, me, console)
+            continue
+        if line.lower() in ("h", "help"):
+            console.print(PLAY_HELP)
+            continue
+        if line.isdigit():
+            k = int(line)
+            if 1 <= k <= len(legal):
+                return s.apply(legal[k - 1])
+            console.print(f"choose 1-{len(legal)}")
+            continue
+        try:
+            return s.apply(engine.Step.parse(line, s.cat))
+        except (engine.NotationError, engine.IllegalStep) as exc:
+            console.print(f"not accepted: {exc}", markup=False)
+
+
+def _suggest(s: engine.State, me: int, console: Console, seconds: float, seed: int) -> None:
+    from advisor_api import analysis
+    from advisor_api.settings import Settings
+    from advisor_api.solvers import solve_decision
+
+    obs = engine.observe(s, me)
+    settings = Settings(max_time=max(seconds, 1.0))
+    plan = analysis.make_plan(obs, settings, iterations=None, time=seconds, multipv=3,
+                              seed=seed, jobs=1)
+    result = _search(obs, None, seconds, seed, 1, console, "thinking")
+    answer = analysis.build_response(plan, result, result.elapsed,
+                                     solved=solve_decision(obs.state))
+    console.print(_lines_table(answer, "Suggestions: " + _summary(answer)))
+    _print_solver_notes(answer, console)
 
 
 def main() -> None:  # pragma: no cover - console entry

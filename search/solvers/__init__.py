@@ -15,6 +15,15 @@ depend on.
 True
 """
 
+from search.solvers.bookkeeping import (
+    BookPlan,
+    InkPlan,
+    TrackValuation,
+    best_bookkeeping,
+    best_ink_move,
+    default_track_valuation,
+    track_value,
+)
 from search.solvers.common import Rewards, SolverError, Valuation, default_valuation
 from search.solvers.expansion import (
     ExpansionPlan,
@@ -24,6 +33,7 @@ from search.solvers.expansion import (
 )
 
 __all__ = [
-    "ExpansionPlan", "Rewards", "SolverError", "Valuation", "best_expansions",
-    "choose_removal", "default_valuation", "removal_step",
+    "BookPlan", "ExpansionPlan", "InkPlan", "Rewards", "SolverError", "TrackValuation",
+    "Valuation", "best_bookkeeping", "best_expansions", "best_ink_move", "choose_removal",
+    "default_track_valuation", "default_valuation", "removal_step", "track_value",
 ]

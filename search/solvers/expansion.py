@@ -79,7 +79,9 @@ class ExpansionPlan:
     * ``rewards``: what the player receives (net, see :class:`Rewards`);
     * ``points`` / ``spent`` / ``forfeited``; ``share_delta``: change of each company's
       share value; ``value``: the plan's value under the valuation (share changes from
-      removals are valued at ``Valuation.remove_post`` per removal instead).
+      removals are valued at ``Valuation.remove_post`` per removal instead);
+    * ``exact``: False when solved at an action decision for a number of points other
+      than the helmets of the face-up cards (then the steps are only indicative).
     """
 
     company: int
@@ -94,6 +96,7 @@ class ExpansionPlan:
     forfeited: int
     share_delta: tuple[int, ...]
     value: float
+    exact: bool = True
 
     def text(self, cat: Catalogue) -> str:
         """The steps in notation, e.g. ``enter OGA 1; enter NUB 1``."""
@@ -115,7 +118,7 @@ class ExpansionPlan:
                         "remove_posts": self.rewards.remove_posts},
             "points": self.points, "spent": self.spent, "forfeited": self.forfeited,
             "share_delta": dict(zip(ids, self.share_delta, strict=True)),
-            "value": self.value,
+            "value": self.value, "exact": self.exact,
         }
 
 
@@ -289,6 +292,7 @@ class _Problem:
         self.company = company
         self.points = points
         self.action = action
+        self.exact = not action or points == measures(s, s.players[player])[3]
         self.valuation = valuation
         w = self.w = valuation.scaled()
         if action:
@@ -911,7 +915,7 @@ def _assemble(pr: _Problem, regions_set: Sequence[int], combo: Combo, value: int
         company=company, steps=tuple(steps), regions=tuple(order), columns=tuple(columns),
         returns=tuple(returns), removals=tuple(removals), rewards=rewards,
         points=pr.points, spent=spent, forfeited=pr.points - spent,
-        share_delta=share_delta, value=value / _SCALE,
+        share_delta=share_delta, value=value / _SCALE, exact=pr.exact,
     )
 
 

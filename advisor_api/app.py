@@ -1,0 +1,448 @@
+"""The HTTP service (FastAPI): analysis of positions, games against the AI, live games.
+
+``create_app(db_path=..., settings=...)`` builds the application; ``mombasa serve`` runs
+it with uvicorn. Endpoints (all JSON; see ``docs/api.md`` and ``/docs``):
+
+* ``POST /v1/analyse``: ranked suggestions (MultiPV) for a state or an observation;
+* ``POST /v1/analyse/stream``: the same as Server-Sent Events, the current lines every
+  ~300 ms until the limit or until the client goes;
+* ``POST /v1/games``, ``GET /v1/games/{id}?seat=N``, ``POST .../steps``, ``.../moves``,
+  ``.../chance`` (live mode), ``.../undo``, ``GET .../analysis``, ``GET .../score``.
+
+Searches (analyses and AI moves) run in a pool of processes, never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, StreamingResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import engine
+from advisor_api import analysis
+from advisor_api.errors import ApiError, Busy, Conflict, InvalidInput
+from advisor_api.games import GameService, score_json
+from advisor_api.pool import WorkerPool
+from advisor_api.schemas import (
+    AnalyseRequest,
+    AnalyseResponse,
+    ChanceRequest,
+    CreateGame,
+    GameView,
+    MoveRequest,
+    ScoreView,
+    StepRequest,
+    UndoRequest,
+    errors,
+)
+from advisor_api.settings import Settings
+from advisor_api.store import Store
+from search.mcts import SearchResult
+from search.parallel import RootStats, merge
+
+log = logging.getLogger("advisor_api")
+STATIC = Path(__file__).with_name("static")
+VERSION = "0.1.0"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+class Service:
+    """What the routes share: settings, the search pool, the store and the games."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.pool = WorkerPool(settings.workers, settings.max_queue, settings.grace)
+        self._store: Store | None = None
+        self._games: GameService | None = None
+
+    @property
+    def store(self) -> Store:
+        assert self._store is not None, "the service is not started"
+        return self._store
+
+    @property
+    def games(self) -> GameService:
+        assert self._games is not None, "the service is not started"
+        return self._games
+
+    async def start(self) -> None:
+        self._store = Store(self.settings.db_path)
+        self._games = GameService(self._store, self.pool, self.settings)
+        await self.pool.start()
+
+    async def stop(self) -> None:
+        if self._games is not None:
+            await self._games.close()
+        await self.pool.close()
+        if self._store is not None:
+            self._store.close()
+
+    # -- analysis ------------------------------------------------------------------------
+    def plan(self, req: AnalyseRequest) -> analysis.Plan:
+        """Read and check the request (422 / 409), fix the limits and the seed."""
+        if (req.state is None) == (req.observation is None):
+            field = "state" if req.state is None else "observation"
+            raise InvalidInput(f"{field}: give exactly one of 'state' and 'observation'",
+                               field=field)
+        if req.state is not None:
+            obs = analysis.observation_for_decider(analysis.read_state(req.state))
+        else:
+            obs = analysis.read_observation(req.observation)
+        limit = req.limit
+        return analysis.make_plan(
+            obs, self.settings, iterations=limit.iterations if limit else None,
+            time=limit.time if limit else None, multipv=req.multipv, seed=req.seed,
+            jobs=req.jobs)
+
+    async def analyse(self, plan: analysis.Plan) -> dict[str, Any]:
+        answers = await self.pool.run(plan.tasks(), plan.expected, admit=True)
+        parts = [a["stats"] for a in answers]
+        return analysis.build_response(plan, self._merge(plan, parts), _elapsed(parts),
+                                       solved=answers[0]["solved"])
+
+    def check_admission(self, jobs: int) -> None:
+        """429 now if a search of ``jobs`` processes would be refused."""
+        pool = self.pool
+        if pool.idle >= jobs and pool.waiting == 0:
+            return
+        if pool.waiting >= pool.max_queue:
+            raise Busy(f"all {pool.size} search processes are busy and {pool.waiting} "
+                       "searches are queued; retry later", pool.retry_after())
+
+    async def stream(self, plan: analysis.Plan) -> AsyncIterator[str]:
+        """Server-Sent Events: ``lines`` every ``stream_interval``, then ``done``."""
+        latest: dict[int, RootStats] = {}
+        fresh = False
+
+        def progress(index: int, stats: Any) -> None:
+            nonlocal fresh
+            latest[index] = stats
+            fresh = True
+
+        interval = self.settings.stream_interval
+        task = asyncio.ensure_future(self.pool.run(
+            plan.tasks(progress_every=interval), plan.expected, admit=False,
+            on_progress=progress))
+        try:
+            yield ": search started\n\n"
+            while not task.done():
+                await asyncio.wait({task}, timeout=interval)
+                if fresh and not task.done():
+                    fresh = False
+                    parts = list(latest.values())
+                    body = analysis.build_response(plan, self._merge(plan, parts),
+                                                   _elapsed(parts), final=False)
+                    yield _event("lines", body)
+            try:
+                answers = task.result()
+            except ApiError as exc:
+                yield _event("error", exc.body())
+                return
+            parts = [a["stats"] for a in answers]
+            yield _event("done", analysis.build_response(
+                plan, self._merge(plan, parts), _elapsed(parts), solved=answers[0]["solved"]))
+        finally:
+            if not task.done():
+                task.cancel()
+
+    @staticmethod
+    def _merge(plan: analysis.Plan, parts: list[RootStats]) -> SearchResult:
+        return merge(plan.obs.viewer, parts, _elapsed(parts), plan.obs.state.n)
+
+
+def _elapsed(parts: list[RootStats]) -> float:
+    return max((p.elapsed for p in parts), default=0.0)
+
+
+def _event(name: str, body: dict[str, Any]) -> str:
+    return f"event: {name}\ndata: {json.dumps(body, separators=(',', ':'))}\n\n"
+
+
+# -- errors -------------------------------------------------------------------------------
+
+def _loc(loc: tuple[Any, ...] | list[Any]) -> str:
+    """``("body", "seats", 0, "kind")`` -> ``"seats[0].kind"``."""
+    parts = list(loc)
+    if parts and parts[0] in ("body", "query", "path", "header"):
+        parts = parts[1:]
+    out = ""
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + str(p)
+    return out or str(loc[0] if loc else "body")
+
+
+def _validation_body(exc: RequestValidationError) -> dict[str, Any]:
+    errs = []
+    for e in exc.errors():
+        loc = tuple(e.get("loc", ()))
+        if e.get("type") == "json_invalid":
+            loc = ("body",)
+        errs.append({"field": _loc(loc), "message": str(e.get("msg", "")),
+                     "type": str(e.get("type", ""))})
+    first = errs[0] if errs else {"field": "body", "message": "invalid request"}
+    more = f" (and {len(errs) - 1} more)" if len(errs) > 1 else ""
+    return {"error": "invalid", "message": f"{first['field']}: {first['message']}{more}",
+            "field": first["field"], "errors": errs}
+
+
+_HTTP_CODES = {400: "bad-request", 404: "not-found", 405: "method-not-allowed",
+               413: "too-large", 415: "unsupported-media-type"}
+
+
+def _install_errors(app: FastAPI) -> None:
+    async def api_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, ApiError)
+        return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers)
+
+    async def validation(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, RequestValidationError)
+        return JSONResponse(_validation_body(exc), status_code=422)
+
+    async def http_error(request: Request, exc: Exception) -> JSONResponse:
+        assert isinstance(exc, StarletteHTTPException)
+        if exc.status_code == 400:  # a body FastAPI could not decode (not UTF-8 JSON)
+            return JSONResponse({"error": "invalid", "message": f"body: {exc.detail} "
+                                 "(expected UTF-8 JSON)", "field": "body"}, status_code=422)
+        body = {"error": _HTTP_CODES.get(exc.status_code, "http-error"),
+                "message": str(exc.detail), "field": None}
+        return JSONResponse(body, status_code=exc.status_code,
+                            headers=getattr(exc, "headers", None))
+
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return JSONResponse({"error": "internal", "message": f"internal error: "
+                             f"{type(exc).__name__}: {exc}", "field": None}, status_code=500)
+
+    app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(RequestValidationError, validation)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(Exception, internal)
+
+
+class BodyLimit:
+    """413 for a request body over ``max_body`` bytes (declared or streamed)."""
+
+    def __init__(self, app: ASGIApp, max_body: int) -> None:
+        self.app = app
+        self.max_body = max_body
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers") or []).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_body):
+            await self._refuse(send)
+            return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.max_body:
+                    raise StarletteHTTPException(413, self._message())
+            return msg
+
+        await self.app(scope, limited, send)
+
+    def _message(self) -> str:
+        return f"request body larger than {self.max_body} bytes (MOMBASA_MAX_BODY)"
+
+    async def _refuse(self, send: Send) -> None:
+        body = json.dumps({"error": "too-large", "message": self._message(),
+                           "field": "body"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"),
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
+# -- the application ----------------------------------------------------------------------
+
+SeatQuery = Annotated[int, Query(ge=1, le=4, description="the seat whose view (1-4)")]
+
+DESCRIPTION = """Strategy advisor for the board game Mombasa: ranked suggestions for any
+position (MultiPV, win probability and expected money for every player), games against
+the AI, and mirroring of live games. Notation: `docs/notation.md`; errors: one JSON body
+`{error, message, field}` (see `docs/api.md`)."""
+
+
+def create_app(db_path: str | None = None, settings: Settings | None = None) -> FastAPI:
+    """The service. ``settings`` default to :meth:`Settings.from_env`; ``db_path``
+    overrides the settings' database path."""
+    settings = settings or Settings.from_env()
+    if db_path is not None:
+        settings = settings.with_(db_path=str(db_path))
+    svc = Service(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await svc.start()
+        try:
+            yield
+        finally:
+            await svc.stop()
+
+    app = FastAPI(title="Mombasa advisor", version=VERSION, description=DESCRIPTION,
+                  lifespan=lifespan)
+    app.state.service = svc
+    app.add_middleware(BodyLimit, max_body=settings.max_body)
+    _install_errors(app)
+
+    game_errors = errors(404, 409, 413, 422)
+
+    @app.get("/", include_in_schema=False, response_model=None)
+    async def index() -> RedirectResponse | FileResponse:
+        page = STATIC / "index.html"
+        if page.is_file():
+            return FileResponse(page)
+        return RedirectResponse("/docs")
+
+    @app.get("/v1/health", tags=["service"])
+    async def health() -> dict[str, Any]:
+        """Liveness and the state of the search pool."""
+        pool = svc.pool
+        return {"status": "ok", "version": VERSION, "workers": pool.size, "idle": pool.idle,
+                "queued": pool.waiting, "stats": dict(pool.stats)}
+
+    @app.post("/v1/analyse", tags=["analysis"], response_model=AnalyseResponse,
+              response_model_exclude_none=True, responses=errors(409, 413, 422, 429, 500, 504))
+    async def analyse(req: AnalyseRequest) -> dict[str, Any]:
+        """Ranked suggestions for the deciding player of a state (searched on that
+        player's observation only) or of an observation."""
+        return await svc.analyse(svc.plan(req))
+
+    @app.post("/v1/analyse/stream", tags=["analysis"], response_class=StreamingResponse,
+              responses={200: {"description": "Server-Sent Events: `lines` (interim "
+                                              "answers), then `done` or `error`",
+                               "content": {"text/event-stream": {}}},
+                         **errors(409, 413, 422, 429)})
+    async def analyse_stream(req: AnalyseRequest) -> StreamingResponse:
+        """The analysis as Server-Sent Events: the current lines every ~300 ms until the
+        limit (event ``done``) or until the client disconnects (the search stops)."""
+        plan = svc.plan(req)
+        svc.check_admission(plan.jobs)
+        return StreamingResponse(svc.stream(plan), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache",
+                                          "X-Accel-Buffering": "no"})
+
+    @app.post("/v1/games", tags=["games"], status_code=201, response_model=GameView,
+              responses=errors(413, 422))
+    async def create_game(req: CreateGame) -> dict[str, Any]:
+        """A new game: 2-4 seats (human or AI with a bot spec), seed, setup and mode
+        (``play``: the service deals chance and AI seats move; ``live``: mirror a table).
+        Answers the view of the first human seat (seat 1 if none)."""
+        game = await svc.games.create([s.model_dump() for s in req.seats], req.seed,
+                                      req.variable, req.mode)
+        seat = next((i + 1 for i, s in enumerate(req.seats) if s.kind == "human"), 1)
+        return svc.games.view(game, seat)
+
+    @app.get("/v1/games/{game_id}", tags=["games"], response_model=GameView,
+             responses=errors(404, 422))
+    async def get_game(game_id: str, seat: SeatQuery,
+                       wait: Annotated[float, Query(ge=0, le=60, description=(
+                           "seconds to wait for AI seats to finish moving"))] = 0.0
+                       ) -> dict[str, Any]:
+        """One seat's view: its observation, the decision, its legal steps (notation and
+        JSON), the history (others' hidden steps as null) and the score."""
+        game = await svc.games.get(game_id)
+        svc.games.view(game, seat)  # 422 for a seat the game does not have, before waiting
+        await svc.games.wait(game, wait)
+        return svc.games.view(game, seat)
+
+    @app.post("/v1/games/{game_id}/steps", tags=["games"], response_model=GameView,
+              responses=game_errors)
+    async def post_step(game_id: str, req: StepRequest) -> dict[str, Any]:
+        """One step of the seat whose decision it is (notation or JSON). In play mode AI
+        seats then move in the background; in live mode any player's step is reported."""
+        game = await svc.games.get(game_id)
+        await svc.games.submit(game, req.seat, req.step, whole_move=False)
+        return svc.games.view(game, req.seat)
+
+    @app.post("/v1/games/{game_id}/moves", tags=["games"], response_model=GameView,
+              responses=game_errors)
+    async def post_move(game_id: str, req: MoveRequest) -> dict[str, Any]:
+        """A whole move (all its steps or none): notation joined by '; ', move JSON, or a
+        list of steps."""
+        game = await svc.games.get(game_id)
+        await svc.games.submit(game, req.seat, req.move, whole_move=True)
+        return svc.games.view(game, req.seat)
+
+    @app.post("/v1/games/{game_id}/chance", tags=["games"], response_model=GameView,
+              responses=game_errors)
+    async def post_chance(game_id: str, req: ChanceRequest) -> dict[str, Any]:
+        """Live mode: report the outcome of the pending chance event seen at the table
+        (a card or book revealed, a track or tile dealt)."""
+        game = await svc.games.get(game_id)
+        await svc.games.report_chance(game, req.step)
+        return svc.games.view(game, req.seat or 1)
+
+    @app.post("/v1/games/{game_id}/undo", tags=["games"], response_model=GameView,
+              responses=game_errors)
+    async def post_undo(game_id: str, req: UndoRequest | None = None) -> dict[str, Any]:
+        """Back to before the last step or move a user submitted (with everything after
+        it: AI moves, chance dealt)."""
+        game = await svc.games.get(game_id)
+        await svc.games.undo(game)
+        return svc.games.view(game, (req.seat if req else None) or 1)
+
+    @app.get("/v1/games/{game_id}/analysis", tags=["games"], response_model=AnalyseResponse,
+             response_model_exclude_none=True,
+             responses=errors(404, 409, 422, 429, 500, 504))
+    async def game_analysis(
+        game_id: str,
+        seat: Annotated[int | None, Query(ge=1, le=4, description=(
+            "the seat to advise (default: the deciding player)"))] = None,
+        time: Annotated[float | None, Query(gt=0, description="seconds")] = None,
+        iterations: Annotated[int | None, Query(ge=1)] = None,
+        multipv: Annotated[int, Query(ge=1)] = 3,
+        seed: Annotated[int | None, Query(ge=0, le=(1 << 63) - 1)] = None,
+        jobs: Annotated[int, Query(ge=1)] = 1,
+    ) -> dict[str, Any]:
+        """Suggestions for the current decision, from that seat's observation."""
+        game = await svc.games.get(game_id)
+        s = game.state
+        d = s.decision
+        if seat is not None and not 1 <= seat <= game.players:
+            raise InvalidInput(f"seat: this game has seats 1-{game.players}, got {seat}",
+                               field="seat")
+        if not s.is_over() and d.kind != "chance":
+            who = seat - 1 if seat is not None else d.player
+            if who != d.player:
+                raise Conflict(f"not seat {seat}'s decision: the decision ({d.kind}) is "
+                               f"{analysis.player_name(d.player)}'s", field="seat")
+        obs = analysis.observation_for_decider(s)
+        plan = analysis.make_plan(obs, svc.settings, iterations=iterations, time=time,
+                                  multipv=multipv, seed=seed, jobs=jobs, prefix="")
+        return await svc.analyse(plan)
+
+    @app.get("/v1/games/{game_id}/score", tags=["games"], response_model=ScoreView,
+             responses=errors(404, 422))
+    async def game_score(game_id: str) -> dict[str, Any]:
+        """The score breakdown (final once the game is over, provisional before)."""
+        game = await svc.games.get(game_id)
+        s = game.state
+        return {"id": game.id, "over": s.is_over(), "final": s.is_over(),
+                "score": score_json(s),
+                "winners": [w + 1 for w in engine.winners(s)] if s.is_over() else None}
+
+    return app

@@ -1,0 +1,499 @@
+"""Games played through the service: seats, steps, chance, undo, AI seats, storage.
+
+A game has 2-4 seats, each ``human`` or ``ai`` (a bot spec), and a mode:
+
+* ``play``: the service deals every chance event itself (the state's own generator), and
+  AI seats move by themselves, in a background task whose searches run in the process
+  pool, after a human's step;
+* ``live``: mirroring a physical game. The user reports every step of every player and
+  every chance outcome seen at the table (``report_chance``); the service never invents
+  one, and AI seats only suggest (``analysis``), they never move.
+
+Every accepted step is stored (:mod:`advisor_api.store`) before the answer, with its
+source (``human``, ``ai``, ``chance`` dealt by the service, ``report``ed chance) and its
+group (one submission). A game is reloaded by replaying its steps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from advisor_api.analysis import player_name, step_out
+from advisor_api.errors import ApiError, Conflict, InvalidInput, NotFound, StorageError
+from advisor_api.pool import WorkerPool
+from advisor_api.settings import Settings
+from advisor_api.store import Row, Store
+from engine import IllegalStep, Move, NotationError, State, Step
+from search.bots import RandomBot, make_bot, parse_spec
+
+log = logging.getLogger("advisor_api.games")
+
+HIDDEN_KINDS = frozenset({"plan", "tile"})  # steps others see only after the reveal
+USER_SOURCES = ("human", "report")
+_CACHE = 256  # games kept in memory (others are replayed from the database on demand)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One step of a game's history."""
+
+    player: int  # 0-based decider, -1 chance
+    step: Step
+    source: str  # human, ai, chance, report
+    group: int  # submission number (undo removes whole submissions)
+
+
+class Game:
+    """A game in memory: its parameters, every state reached and its history."""
+
+    def __init__(self, gid: str, params: dict[str, Any]) -> None:
+        self.id = gid
+        self.params = params
+        self.players: int = params["players"]
+        self.seed: int = params["seed"]
+        self.variable: bool = params["variable"]
+        self.mode: str = params["mode"]
+        self.seats: list[dict[str, Any]] = params["seats"]
+        self.states: list[State] = [engine.new_game(players=self.players, seed=self.seed,
+                                                    variable=self.variable)]
+        self.history: list[Record] = []
+        self.lock = asyncio.Lock()
+        self.version = 0
+        self.ai_task: asyncio.Task[None] | None = None
+        self.ai_error: str | None = None
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def next_group(self) -> int:
+        return self.history[-1].group + 1 if self.history else 0
+
+    def is_ai(self, player: int) -> bool:
+        return 0 <= player < self.players and self.seats[player]["kind"] == "ai"
+
+    def replay(self, rows: list[Row]) -> None:
+        """Apply stored steps (raises IllegalStep / NotationError on a corrupt record)."""
+        s = self.state
+        cat = s.cat
+        for idx, player, text, source, group in rows:
+            if idx != len(self.history):
+                raise IllegalStep(f"step index {idx} out of order")
+            step = Step.parse(text, cat)
+            s = engine.apply(s, step)
+            self.states.append(s)
+            self.history.append(Record(player, step, source, group))
+
+    def add(self, records: list[Record], states: list[State]) -> list[Row]:
+        """Append records and their states; the rows to store."""
+        start = len(self.history)
+        cat = self.state.cat
+        self.history.extend(records)
+        self.states.extend(states)
+        self.version += 1
+        return [(start + k, r.player, r.step.text(cat), r.source, r.group)
+                for k, r in enumerate(records)]
+
+
+def default_bot(settings: Settings) -> str:
+    """``mcts:time=0.5``, or less when the service's cap per move is lower."""
+    return f"mcts:time={min(0.5, settings.max_bot_time):g}"
+
+
+def bot_limit(spec: str, settings: Settings) -> float:
+    """Seconds an AI move with this bot is expected to take at most."""
+    name, opts = parse_spec(spec)
+    if "time" in opts:
+        return min(2 * float(opts["time"]) + 1.0, 2 * settings.max_bot_time)
+    if name == "mcts" and "iterations" not in opts:
+        return 2 * 0.25 + 1.0
+    return settings.max_bot_time
+
+
+def check_bot(spec: str, settings: Settings, field: str) -> str:
+    """A usable bot spec within the caps, or 422 naming the field."""
+    try:
+        name, opts = parse_spec(spec)
+        make_bot(spec)
+        if "time" in opts and float(opts["time"]) > settings.max_bot_time:
+            raise ValueError(f"time: at most {settings.max_bot_time:g} s per move "
+                             "(MOMBASA_MAX_BOT_TIME)")
+        for key in ("iterations", "sims"):
+            if key in opts and int(opts[key]) > settings.max_bot_iterations:
+                raise ValueError(f"{key}: at most {settings.max_bot_iterations} "
+                                 "(MOMBASA_MAX_BOT_ITERATIONS)")
+    except Exception as exc:  # a bad spec, or a bot that cannot be built here
+        raise InvalidInput(f"{field}: {exc}", field=field) from None
+    return spec
+
+
+def parse_step(value: Any, state: State, field: str) -> Step:
+    """A step from notation or JSON; 422 naming the field if it does not parse."""
+    try:
+        if isinstance(value, str):
+            return Step.parse(value, state.cat)
+        return Step.from_json(value, state.cat)
+    except NotationError as exc:
+        raise InvalidInput(f"{field}: {exc}", field=field) from None
+
+
+def parse_move(value: Any, seat: int, state: State) -> list[Step]:
+    """A move (notation, move JSON or a list of steps) as its steps."""
+    try:
+        if isinstance(value, str):
+            return list(Move.parse(seat - 1, value, state.cat).steps)
+        if isinstance(value, dict):
+            move = Move.from_json(value, state.cat)
+            if move.player != seat - 1:
+                raise InvalidInput(f"move.player: the move is P{move.player + 1}'s, the "
+                                   f"request is for seat {seat}", field="move.player")
+            return list(move.steps)
+    except NotationError as exc:
+        raise InvalidInput(f"move: {exc}", field="move") from None
+    if not value:
+        raise InvalidInput("move: expected at least one step", field="move")
+    return [parse_step(v, state, f"move[{i}]") for i, v in enumerate(value)]
+
+
+class GameService:
+    """Every game of the service, backed by the store; AI seats played in the pool."""
+
+    def __init__(self, store: Store, pool: WorkerPool, settings: Settings) -> None:
+        self.store = store
+        self.pool = pool
+        self.settings = settings
+        self._games: OrderedDict[str, Game] = OrderedDict()
+        self._load_lock = asyncio.Lock()
+
+    # -- life cycle ----------------------------------------------------------------------
+    async def close(self) -> None:
+        tasks = [g.ai_task for g in self._games.values() if g.ai_task is not None]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            with contextlib.suppress(BaseException):
+                await t
+
+    async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
+                     mode: str) -> Game:
+        clean: list[dict[str, Any]] = []
+        for i, seat in enumerate(seats):
+            if seat["kind"] == "ai":
+                spec = check_bot(seat.get("bot") or default_bot(self.settings),
+                                 self.settings, f"seats[{i}].bot")
+                clean.append({"kind": "ai", "bot": spec})
+            else:
+                if seat.get("bot"):
+                    raise InvalidInput(f"seats[{i}].bot: only AI seats have a bot",
+                                       field=f"seats[{i}].bot")
+                clean.append({"kind": "human", "bot": None})
+        params = {"players": len(seats), "seed": seed if seed is not None else
+                  random.SystemRandom().randrange(1 << 31), "variable": variable,
+                  "mode": mode, "seats": clean, "format": 1}
+        gid = secrets.token_hex(8)
+        game = Game(gid, params)
+        rows = self._deal(game)
+        self.store.create(gid, params)
+        self.store.append(gid, rows)
+        self._remember(game)
+        self._kick(game)
+        return game
+
+    async def get(self, gid: str) -> Game:
+        """The game (loaded from the database if needed), 404 if unknown."""
+        game = self._games.get(gid)
+        if game is not None:
+            self._games.move_to_end(gid)
+            return game
+        async with self._load_lock:
+            game = self._games.get(gid)
+            if game is None:
+                game = self._load(gid)
+                self._remember(game)
+        async with game.lock:
+            mark = len(game.history)
+            self._commit(game, self._deal(game), mark)
+        self._kick(game)
+        return game
+
+    def _load(self, gid: str) -> Game:
+        if len(gid) > 64:
+            raise NotFound(f"no game {gid[:64]!r}...", field="id")
+        loaded = self.store.load(gid)
+        if loaded is None:
+            raise NotFound(f"no game {gid!r}", field="id")
+        params, rows = loaded
+        game = Game(gid, params)
+        try:
+            game.replay(rows)
+        except (IllegalStep, NotationError) as exc:
+            log.error("game %s cannot be replayed: %s", gid, exc)
+            raise StorageError(f"game {gid!r} cannot be replayed from the database at step "
+                               f"{len(game.history)}: {exc}") from None
+        return game
+
+    def _remember(self, game: Game) -> None:
+        self._games[game.id] = game
+        self._games.move_to_end(game.id)
+        while len(self._games) > _CACHE:
+            old = next((g for g in self._games.values() if g.ai_task is None
+                        and not g.lock.locked()), None)
+            if old is None:
+                break
+            del self._games[old.id]
+
+    # -- changes -------------------------------------------------------------------------
+    def _deal(self, game: Game) -> list[Row]:
+        """Play mode: deal the pending chance events (in memory; returns rows to store)."""
+        if game.mode != "play":
+            return []
+        s = game.state
+        records: list[Record] = []
+        states: list[State] = []
+        group = game.next_group
+        while not s.is_over() and s.decision.kind == "chance":
+            step = s.sample_chance()
+            s = engine.apply(s, step)
+            records.append(Record(-1, step, "chance", group))
+            states.append(s)
+        return game.add(records, states) if records else []
+
+    def _check_turn(self, game: Game, seat: int, *, ai: bool = False) -> None:
+        s = game.state
+        if not 1 <= seat <= game.players:
+            raise InvalidInput(f"seat: this game has seats 1-{game.players}, got {seat}",
+                               field="seat")
+        if s.is_over():
+            raise Conflict("the game is over", field="seat")
+        d = s.decision
+        if d.kind == "chance":
+            raise Conflict("chance event pending: report the outcome (POST .../chance)",
+                           field="seat")
+        if d.player != seat - 1:
+            raise Conflict(f"not seat {seat}'s decision: the decision ({d.kind}) is "
+                           f"{player_name(d.player)}'s", field="seat")
+        if game.mode == "play" and game.is_ai(seat - 1) and not ai:
+            raise Conflict(f"seat {seat} is an AI seat: it moves by itself", field="seat")
+
+    def _play(self, game: Game, seat: int, steps: list[Step], source: str,
+              whole_move: bool) -> list[Row]:
+        """Apply a submission atomically (409 naming the step if one is illegal)."""
+        s = game.state
+        me = seat - 1
+        states: list[State] = []
+        for i, step in enumerate(steps):
+            where = f"steps[{i}]: " if whole_move else ""
+            d = s.decision
+            if s.is_over() or d.player != me:
+                who = "nobody (the game is over)" if s.is_over() else player_name(d.player)
+                raise Conflict(f"{where}the move goes on after the turn ended (the "
+                               f"decision is {who}'s)", field="move")
+            try:
+                s = engine.apply(s, step)
+            except IllegalStep as exc:
+                raise Conflict(f"{where}{exc}", field="move" if whole_move else "step") from None
+            states.append(s)
+        if whole_move and not s.is_over() and s.decision.player == me:
+            raise Conflict(f"move incomplete: {player_name(me)} still has to decide "
+                           f"{s.decision.kind!r} (send the rest, or use /steps)", field="move")
+        group = game.next_group
+        rows = game.add([Record(me, st, source, group) for st in steps], states)
+        return rows + self._deal(game)
+
+    def _commit(self, game: Game, rows: list[Row], mark: int) -> None:
+        """Store rows; on failure forget them in memory too (the game is unchanged)."""
+        try:
+            self.store.append(game.id, rows)
+        except Exception:
+            del game.history[mark:]
+            del game.states[mark + 1:]
+            raise
+
+    async def submit(self, game: Game, seat: int, raw: Any, whole_move: bool) -> None:
+        """A human's step or move (live mode: any player's, reported)."""
+        async with game.lock:
+            self._check_turn(game, seat)
+            if whole_move:
+                steps = parse_move(raw, seat, game.state)
+            else:
+                steps = [parse_step(raw, game.state, "step")]
+            source = "human" if game.mode == "play" else "report"
+            mark = len(game.history)
+            rows = self._play(game, seat, steps, source, whole_move)
+            self._commit(game, rows, mark)
+        self._kick(game)
+
+    async def report_chance(self, game: Game, raw: Any) -> None:
+        """Live mode: the outcome of the pending chance event, as seen at the table."""
+        async with game.lock:
+            if game.mode != "live":
+                raise Conflict("this game is in play mode: the service deals chance itself",
+                               field="step")
+            s = game.state
+            if s.is_over():
+                raise Conflict("the game is over", field="step")
+            if s.decision.kind != "chance":
+                raise Conflict(f"no chance event is pending (the decision is "
+                               f"{s.decision.kind} of {player_name(s.decision.player)})",
+                               field="step")
+            step = parse_step(raw, s, "step")
+            try:
+                new = engine.apply(s, step)
+            except IllegalStep as exc:
+                raise Conflict(str(exc), field="step") from None
+            mark = len(game.history)
+            rows = game.add([Record(-1, step, "report", game.next_group)], [new])
+            self._commit(game, rows, mark)
+
+    async def undo(self, game: Game) -> None:
+        """Back to before the last submission by a user (and all that followed it)."""
+        async with game.lock:
+            start = next((i for i in range(len(game.history) - 1, -1, -1)
+                          if game.history[i].source in USER_SOURCES), None)
+            if start is None:
+                raise Conflict("nothing to undo: no step was submitted by a user",
+                               field="id")
+            group = game.history[start].group
+            while start > 0 and game.history[start - 1].group == group:
+                start -= 1
+            self.store.truncate(game.id, start)
+            del game.history[start:]
+            del game.states[start + 1:]
+            game.version += 1
+            game.ai_error = None
+            task, game.ai_task = game.ai_task, None
+        if task is not None:
+            task.cancel()  # its move, if it still comes, is for a position that is gone
+        self._kick(game)
+
+    async def wait(self, game: Game, seconds: float) -> None:
+        """Wait (at most ``seconds``) until the AI seats have moved."""
+        task = game.ai_task
+        if task is not None and seconds > 0:
+            await asyncio.wait({task}, timeout=seconds)
+
+    # -- AI seats ------------------------------------------------------------------------
+    def _kick(self, game: Game) -> None:
+        """Start the AI seats' background task if an AI seat is to move (play mode)."""
+        if game.mode != "play" or game.ai_task is not None:
+            return
+        s = game.state
+        if s.is_over() or not game.is_ai(s.decision.player):
+            return
+        game.ai_task = asyncio.ensure_future(self._ai_loop(game))
+
+    async def _ai_loop(self, game: Game) -> None:
+        me = asyncio.current_task()
+        try:
+            while True:
+                async with game.lock:
+                    s = game.state
+                    if s.is_over() or not game.is_ai(s.decision.player):
+                        return
+                    player = s.decision.player
+                    spec = game.seats[player]["bot"]
+                    version = game.version
+                    obs = engine.observe(s, player)
+                    seed = (game.seed * 7919 + len(game.history)) & ((1 << 62) - 1)
+                task = {"kind": "bot", "spec": spec, "seed": seed,
+                        "observation": engine.observation_to_json(obs)}
+                try:
+                    [move] = await self.pool.run([task], bot_limit(spec, self.settings),
+                                                 admit=False)
+                    steps = list(move.steps)
+                except ApiError as exc:
+                    log.warning("game %s: AI %s failed: %s", game.id, spec, exc.message)
+                    game.ai_error = f"{spec}: {exc.message}; a random move was played"
+                    steps = list(RandomBot(seed).choose(obs).steps)
+                async with game.lock:
+                    if game.version != version:
+                        continue
+                    mark = len(game.history)
+                    try:
+                        rows = self._play(game, player + 1, steps, "ai", True)
+                    except Conflict as exc:
+                        game.ai_error = f"{spec} proposed an illegal move: {exc.message}"
+                        log.error("game %s: %s", game.id, game.ai_error)
+                        steps = list(RandomBot(seed).choose(obs).steps)
+                        rows = self._play(game, player + 1, steps, "ai", True)
+                    self._commit(game, rows, mark)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # keep the service up; the game says what went wrong
+            log.exception("game %s: AI seat stopped", game.id)
+            game.ai_error = f"the AI stopped: {type(exc).__name__}: {exc}"
+        finally:
+            if game.ai_task is me:
+                game.ai_task = None
+
+    # -- views ---------------------------------------------------------------------------
+    def view(self, game: Game, seat: int) -> dict[str, Any]:
+        """The game from one seat's point of view (its observation; hidden steps hidden)."""
+        if not 1 <= seat <= game.players:
+            raise InvalidInput(f"seat: this game has seats 1-{game.players}, got {seat}",
+                               field="seat")
+        me = seat - 1
+        s = game.state
+        d = s.decision
+        legal: list[dict[str, Any]] = []
+        if not s.is_over() and (d.player == me or (d.kind == "chance"
+                                                   and game.mode == "live")):
+            legal = [step_out(st, s) for st in s.legal_steps()]
+        over = s.is_over()
+        return {
+            "id": game.id,
+            "mode": game.mode,
+            "players": game.players,
+            "seed": game.seed,
+            "variable": game.variable,
+            "seats": [{"seat": i + 1, "player": player_name(i), "kind": st["kind"],
+                       "bot": st["bot"]} for i, st in enumerate(game.seats)],
+            "seat": seat,
+            "round": s.round,
+            "phase": ("setup", "planning", "actions", "over")[s.phase],
+            "decision": {"kind": d.kind, "player": player_name(d.player) if d.player >= 0
+                         else None, "seat": d.player + 1 if d.player >= 0 else None},
+            "your_turn": d.player == me and not over,
+            "legal": legal,
+            "observation": engine.observation_to_json(engine.observe(s, me)),
+            "history": self._history(game, me),
+            "score": score_json(s),
+            "over": over,
+            "winners": [w + 1 for w in engine.winners(s)] if over else None,
+            "ai": {"thinking": game.ai_task is not None, "error": game.ai_error},
+            "steps": len(game.history),
+        }
+
+    def _history(self, game: Game, me: int) -> list[dict[str, Any]]:
+        """Every step; another player's plan / tile steps read ``null`` until the reveal
+        that made them public, and the starting tiles dealt to others stay ``null``."""
+        cat = game.state.cat
+        out: list[dict[str, Any]] = []
+        revealed_later = False
+        for i in range(len(game.history) - 1, -1, -1):
+            rec = game.history[i]
+            if game.states[i + 1].revealed:
+                revealed_later = True
+            hidden = ((not revealed_later and rec.step.kind in HIDDEN_KINDS
+                       and rec.player != me)
+                      # tiles dealt to others: the unchosen ones go back unseen
+                      or (rec.step.kind == "deal-tile" and rec.step.a != me))
+            out.append({"index": i, "player": player_name(rec.player),
+                        "step": None if hidden else rec.step.text(cat), "source": rec.source})
+        out.reverse()
+        return out
+
+
+def score_json(s: State) -> list[dict[str, Any]]:
+    """The score breakdown of every player (provisional before the end)."""
+    ids = tuple(c.id for c in s.cat.companies)
+    return [sc.to_json(ids) for sc in engine.score(s)]

@@ -1,0 +1,237 @@
+"""Request and answer bodies of the HTTP API (pydantic models, shown in ``/docs``).
+
+Requests forbid unknown fields, so a misspelt field is a 422 naming it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+SEED_MAX = (1 << 63) - 1
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(populate_by_name=True)
+
+
+# -- errors -------------------------------------------------------------------------------
+
+class ErrorBody(BaseModel):
+    """Every error answer: a code, a readable message and the field it is about."""
+
+    error: str = Field(description="invalid, invariant, not-found, conflict, too-large, "
+                                   "busy, search-failed, search-timeout, storage, internal")
+    message: str
+    field: str | None = Field(None, description="the request field at fault, dotted")
+    invariants: list[str] | None = Field(None, description="422 invariant: each broken one")
+    errors: list[dict[str, Any]] | None = Field(None, description="422: every field error")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorBody, "description": text} for code, text in {
+        404: "unknown game",
+        409: "the request does not fit the position (nothing changed)",
+        413: "request body too large",
+        422: "malformed JSON, a wrong field, or a position that breaks an invariant",
+        429: "search queue full (see Retry-After)",
+        500: "the search failed",
+        504: "the search exceeded its time",
+    }.items()
+}
+
+
+def errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers of a route, for the OpenAPI document."""
+    return {c: ERRORS[c] for c in codes}
+
+
+# -- analysis -----------------------------------------------------------------------------
+
+class Limit(_Request):
+    """Search budget: iterations and/or seconds (whichever ends first)."""
+
+    iterations: int | None = Field(None, ge=1, description="iterations of the search")
+    time: float | None = Field(None, gt=0, description="seconds of search")
+
+    @model_validator(mode="after")
+    def _one(self) -> Limit:
+        if self.iterations is None and self.time is None:
+            raise ValueError("give iterations or time")
+        return self
+
+
+class AnalyseRequest(_Request):
+    """A position to analyse: exactly one of ``state`` and ``observation``."""
+
+    state: dict[str, Any] | None = Field(
+        None, description="engine state JSON (schema mombasa-state/1); analysed from the "
+                          "deciding player's observation")
+    observation: dict[str, Any] | None = Field(
+        None, description="observation JSON (schema mombasa-observation/1) of the deciding "
+                          "player")
+    limit: Limit | None = Field(None, description="default: the service's default time")
+    multipv: int = Field(3, ge=1, description="number of lines")
+    seed: int | None = Field(None, ge=0, le=SEED_MAX, description="search seed")
+    jobs: int = Field(1, ge=1, description="search processes (root-parallel)")
+
+
+class StepOut(_Answer):
+    text: str = Field(description="step notation, e.g. 'enter KAS 2'")
+    json_: dict[str, Any] = Field(alias="json", description="step JSON")
+
+
+class MoveOut(_Answer):
+    player: str
+    text: str = Field(description="the steps joined by '; '")
+    steps: list[dict[str, Any]]
+
+
+class Evaluation(_Answer):
+    pov: str = Field(description="the searching player: whose point of view")
+    win: dict[str, float] = Field(description="win-probability estimate of every player")
+    money: dict[str, float] = Field(description="expected final money of every player")
+
+
+class PvStep(_Answer):
+    player: str
+    step: str
+
+
+class LineOut(_Answer):
+    rank: int
+    step: StepOut
+    move: MoveOut
+    visits: int
+    share: float
+    eval: Evaluation
+    pv: list[PvStep]
+    pv_text: str
+    solver: dict[str, Any] | None = Field(
+        None, description="expansion / bookkeeping: the exact solver's plan (when available)")
+
+
+class DecisionOut(_Answer):
+    kind: str
+    player: str | None = None
+    seat: int | None = None
+
+
+class LimitOut(_Answer):
+    iterations: int | None = None
+    time: float | None = None
+
+
+class AnalyseResponse(_Answer):
+    pov: str
+    decision: DecisionOut
+    round: int
+    legal_steps: int
+    lines: list[LineOut]
+    iterations: int
+    elapsed: float
+    iterations_per_second: float
+    determinizations: int
+    seed: int
+    jobs: int
+    limit: LimitOut
+    final: bool
+
+
+# -- games --------------------------------------------------------------------------------
+
+class SeatIn(_Request):
+    kind: Literal["human", "ai"]
+    bot: str | None = Field(None, max_length=200,
+                            description="AI seats: bot spec, e.g. 'mcts:time=0.5' "
+                                        "(default mcts:time=0.5)")
+
+
+class CreateGame(_Request):
+    seats: list[SeatIn] = Field(min_length=2, max_length=4)
+    seed: int | None = Field(None, ge=0, le=SEED_MAX)
+    variable: bool = False
+    mode: Literal["play", "live"] = "play"
+
+
+StepValue = str | dict[str, Any]
+
+
+class StepRequest(_Request):
+    seat: int = Field(ge=1, le=4)
+    step: StepValue = Field(description="notation ('unit CAI') or step JSON")
+
+
+class MoveRequest(_Request):
+    seat: int = Field(ge=1, le=4)
+    move: str | dict[str, Any] | list[StepValue] = Field(
+        description="notation ('goods cof1/1; buy L2; unit CAI'), move JSON "
+                    "({player, steps}), or a list of steps")
+
+
+class ChanceRequest(_Request):
+    step: StepValue = Field(description="the observed outcome, e.g. 'deal-card B7 L1'")
+    seat: int | None = Field(None, ge=1, le=4, description="seat whose view to answer with")
+
+
+class UndoRequest(_Request):
+    seat: int | None = Field(None, ge=1, le=4, description="seat whose view to answer with")
+
+
+class SeatOut(_Answer):
+    seat: int
+    player: str
+    kind: str
+    bot: str | None = None
+
+
+class HistoryEntry(_Answer):
+    index: int
+    player: str
+    step: str | None = Field(description="notation; null while hidden from this seat")
+    source: str = Field(description="human, ai, chance (dealt by the service) or report")
+
+
+class AiStatus(_Answer):
+    thinking: bool
+    error: str | None = None
+
+
+class GameView(_Answer):
+    id: str
+    mode: str
+    players: int
+    seed: int
+    variable: bool
+    seats: list[SeatOut]
+    seat: int
+    round: int
+    phase: str
+    decision: DecisionOut
+    your_turn: bool
+    legal: list[StepOut] = Field(description="legal steps when the decision is this "
+                                             "seat's (live mode at chance: the outcomes)")
+    observation: dict[str, Any]
+    history: list[HistoryEntry]
+    score: list[dict[str, Any]]
+    over: bool
+    winners: list[int] | None
+    ai: AiStatus
+    steps: int
+
+
+class GameCreated(GameView):
+    pass
+
+
+class ScoreView(_Answer):
+    id: str
+    over: bool
+    final: bool
+    score: list[dict[str, Any]]
+    winners: list[int] | None

@@ -1,0 +1,86 @@
+"""Service settings: caps and sizes, each overridable by an environment variable.
+
+>>> s = Settings.from_env({"MOMBASA_MAX_TIME": "4", "MOMBASA_WORKERS": "1"})
+>>> s.max_time, s.workers
+(4.0, 1)
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+#: Environment variable -> settings field (see ``docs/api.md``).
+ENV_VARS: dict[str, str] = {
+    "MOMBASA_DB": "db_path",
+    "MOMBASA_MAX_TIME": "max_time",
+    "MOMBASA_MAX_ITERATIONS": "max_iterations",
+    "MOMBASA_MAX_BODY": "max_body",
+    "MOMBASA_WORKERS": "workers",
+    "MOMBASA_MAX_QUEUE": "max_queue",
+    "MOMBASA_GRACE": "grace",
+    "MOMBASA_DEFAULT_TIME": "default_time",
+    "MOMBASA_MAX_MULTIPV": "max_multipv",
+    "MOMBASA_STREAM_INTERVAL": "stream_interval",
+    "MOMBASA_MAX_BOT_TIME": "max_bot_time",
+    "MOMBASA_MAX_BOT_ITERATIONS": "max_bot_iterations",
+}
+
+
+def _default_workers() -> int:
+    return max(1, min(os.cpu_count() or 2, 8))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Limits of the service. ``from_env`` reads the ``MOMBASA_*`` variables."""
+
+    db_path: str = "./mombasa.db"  # SQLite file of the games
+    max_time: float = 10.0  # seconds of search per request
+    max_iterations: int = 1_000_000  # iterations per request
+    max_body: int = 1_000_000  # bytes of a request body (413 above)
+    workers: int = 2  # search processes (searches running at once)
+    max_queue: int = 16  # searches waiting for a process (429 above)
+    grace: float = 5.0  # seconds past its limit before a search is killed (504)
+    default_time: float = 1.0  # limit of a request that gives none
+    max_multipv: int = 64  # lines per answer
+    stream_interval: float = 0.3  # seconds between Server-Sent Events
+    max_bot_time: float = 10.0  # seconds per move of an AI seat
+    max_bot_iterations: int = 200_000  # iterations per search of an AI seat
+
+    def __post_init__(self) -> None:
+        for name in ("max_time", "grace", "default_time", "stream_interval", "max_bot_time"):
+            if getattr(self, name) <= 0:
+                raise ValueError(f"{name}: must be > 0, got {getattr(self, name)}")
+        for name in ("max_iterations", "max_body", "workers", "max_multipv",
+                     "max_bot_iterations"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
+        if self.max_queue < 0:
+            raise ValueError(f"max_queue: must be >= 0, got {self.max_queue}")
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
+        """Defaults, then ``MOMBASA_*`` variables of ``env`` (``os.environ``), then
+        ``overrides``. A variable that does not parse raises ``ValueError`` naming it."""
+        env = os.environ if env is None else env
+        types = {f.name: f.type for f in fields(cls)}
+        values: dict[str, Any] = {"workers": _default_workers()}
+        for var, name in ENV_VARS.items():
+            raw = env.get(var)
+            if raw is None or raw == "":
+                continue
+            typ = types[name]
+            try:
+                values[name] = (float(raw) if typ == "float" else int(raw) if typ == "int"
+                                else raw)
+            except ValueError:
+                raise ValueError(f"{var}: cannot read {raw!r} as a {typ}") from None
+        values.update(overrides)
+        return cls(**values)
+
+    def with_(self, **changes: Any) -> Settings:
+        """A copy with some fields changed."""
+        return replace(self, **changes)

@@ -1,0 +1,132 @@
+"""Adapter to the exact solvers of :mod:`search.solvers` (optional).
+
+For an expansion or bookkeeping decision the analysis adds to each concerned line a
+``solver`` field: the exact solver's route (expansion: regions, base columns, returns,
+rewards) or purchase (bookkeeping: books, pounds, placements), and whether the line's
+move agrees with it. The solvers are used when importable; without them (or when one
+fails on a position) the field is left out.
+
+>>> import engine
+>>> s = engine.new_game(players=2, seed=1)
+>>> solve_decision(s)   # a chance event: nothing to solve
+{}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any
+
+from engine import State, Step
+from engine.rules import legal_steps
+
+log = logging.getLogger("advisor_api.solvers")
+
+#: Step kinds that take part in an expansion / a bookkeeping purchase.
+EXPANSION_KINDS = frozenset({"expand", "enter", "stop", "remove-post", "return"})
+BOOKKEEPING_KINDS = frozenset({"take", "pounds", "place", "ink", "halt"})
+ANY = "*"  # key of a plan that holds for the whole decision
+
+
+def _module() -> Any | None:
+    try:
+        import search.solvers as sv
+    except Exception:  # not there yet, or broken: analyses go on without it
+        return None
+    return sv
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-friendly copy of a solver value (numbers, strings, dataclasses, tuples)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, Step):
+        return None
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+def _plan_json(plan: Any, state: State) -> dict[str, Any] | None:
+    to_json = getattr(plan, "to_json", None)
+    if to_json is not None:
+        out: dict[str, Any] = to_json(state.cat)
+        return out
+    if not dataclasses.is_dataclass(plan) or isinstance(plan, type):
+        return None
+    body = {f.name: _plain(getattr(plan, f.name)) for f in dataclasses.fields(plan)
+            if f.name != "steps"}
+    body["steps"] = _steps_of(plan, state)
+    return body
+
+
+def _steps_of(plan: Any, state: State) -> list[str]:
+    steps = getattr(plan, "steps", ()) or ()
+    return [st.text(state.cat) if isinstance(st, Step) else str(st) for st in steps]
+
+
+def _entry(kind: str, plan: Any, state: State) -> dict[str, Any] | None:
+    body = _plan_json(plan, state)
+    if body is None:
+        return None
+    return {"kind": kind, "steps": _steps_of(plan, state), "plan": body}
+
+
+def solve_decision(state: State) -> dict[str, dict[str, Any]]:
+    """Solver plans for the decision of ``state`` (the decider's observation is enough):
+    ``{"expand CAI": {...}, ...}`` at an action decision, ``{"*": {...}}`` at an
+    expansion, bookkeeping-points or ink-jar decision; ``{}`` when there is nothing to
+    solve (or no solver)."""
+    sv = _module()
+    if sv is None or state.is_over():
+        return {}
+    kind = state.decision.kind
+    out: dict[str, dict[str, Any]] = {}
+    try:
+        best_exp = getattr(sv, "best_expansions", None)
+        best_bk = getattr(sv, "best_bookkeeping", None)
+        best_ink = getattr(sv, "best_ink_move", None)
+        if kind == "action" and best_exp is not None:
+            for st in legal_steps(state):
+                if st.kind == "expand":
+                    plans = best_exp(state, st.a, k=1)
+                    entry = _entry("expansion", plans[0], state) if plans else None
+                    if entry is not None:
+                        out[st.text(state.cat)] = entry
+        elif kind == "expansion" and best_exp is not None:
+            plans = best_exp(state, state.todo[0][2], k=1)
+            entry = _entry("expansion", plans[0], state) if plans else None
+            if entry is not None:
+                out[ANY] = entry
+        elif kind == "ink-jar" and best_ink is not None:
+            entry = _entry("ink-jar", best_ink(state), state)
+            if entry is not None:
+                out[ANY] = entry
+        elif kind == "bookkeeping-points" and best_bk is not None:
+            result = best_bk(state)
+            plan = result[0] if isinstance(result, list | tuple) and result else result
+            entry = _entry("bookkeeping", plan, state) if plan is not None else None
+            if entry is not None:
+                out[ANY] = entry
+    except Exception as exc:  # a solver failure never fails the analysis
+        log.warning("solver failed on a %s decision: %s: %s", kind, type(exc).__name__, exc)
+    return out
+
+
+def solver_for_line(solved: dict[str, dict[str, Any]], step: Step, move: list[str],
+                    state: State) -> dict[str, Any] | None:
+    """The solver's plan that concerns a line starting with ``step`` (its move's steps
+    in notation), with ``agrees``: whether the line's move follows the plan."""
+    if not solved:
+        return None
+    entry = solved.get(step.text(state.cat))
+    if entry is None and step.kind in EXPANSION_KINDS | BOOKKEEPING_KINDS:
+        entry = solved.get(ANY)
+    if entry is None:
+        return None
+    plan_steps = entry["steps"]
+    agrees = bool(plan_steps) and all(a == b for a, b in zip(plan_steps, move, strict=False))
+    return {**entry, "agrees": agrees}

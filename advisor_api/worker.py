@@ -1,0 +1,124 @@
+"""The search process: receives tasks over a pipe, runs them, sends the answers back.
+
+A task is a dict with a ``kind``; the process answers ``("done", result)`` or
+``("error", message)``, after any number of ``("progress", stats)`` messages for a
+streamed analysis. The string ``"stop"`` sent during a task ends its search early (the
+answer then holds what was found so far); sent between tasks it is ignored.
+
+Kinds: ``analyse`` (ISMCTS of an observation; returns its root statistics, a
+:class:`search.parallel.RootStats`, and the exact solvers' plans for the decision),
+``bot`` (a bot's whole move; returns an :class:`engine.Move`), ``ping``, and for tests
+``_sleep``, ``_raise``, ``_crash``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+from advisor_api.solvers import solve_decision
+from engine import Move, observation_from_json
+from search.bots import make_bot
+from search.mcts import MCTS, SearchConfig, SearchResult, principal_variation
+from search.parallel import RootStats
+
+Task = dict[str, Any]
+
+
+def root_stats(result: SearchResult) -> RootStats:
+    """The root statistics of a search (what :func:`search.parallel.merge` adds up)."""
+    children = {
+        step: (child.n, list(child.w), list(child.m), principal_variation(child))
+        for step, child in result.root.children.items() if child.n
+    }
+    return RootStats(result.iterations, result.elapsed, children)
+
+
+def _stop_requested(conn: Connection) -> bool:
+    try:
+        return bool(conn.poll()) and conn.recv() == "stop"
+    except (EOFError, OSError):  # the service is gone: stop too
+        return True
+
+
+def run_analysis(task: Task, conn: Connection | None = None) -> dict[str, Any]:
+    """Search the task's observation; with ``conn``, report progress and obey "stop".
+
+    Returns ``{"stats": RootStats, "solved": solver plans}`` (the solvers only for the
+    first job, ``task["solve"]``)."""
+    obs = observation_from_json(task["observation"])
+    cfg = SearchConfig(iterations=task.get("iterations"), time=task.get("time"),
+                       seed=int(task.get("seed", 0)), report_every=32)
+    every = task.get("progress_every")
+    last = time.perf_counter()
+
+    def callback(interim: SearchResult) -> bool | None:
+        nonlocal last
+        if conn is None:
+            return None
+        if _stop_requested(conn):
+            return False
+        now = time.perf_counter()
+        if every is not None and now - last >= every:
+            conn.send(("progress", root_stats(interim)))
+            last = now
+        return None
+
+    stats = root_stats(MCTS(cfg).search(obs, callback))
+    solved = solve_decision(obs.state) if task.get("solve") else {}
+    return {"stats": stats, "solved": solved}
+
+
+def run_bot(task: Task, conn: Connection | None = None) -> Move:
+    """The whole move of the bot ``task["spec"]`` for the task's observation."""
+    obs = observation_from_json(task["observation"])
+    bot = make_bot(task["spec"], seed=int(task.get("seed", 0)))
+    return bot.choose(obs)
+
+
+def _ping(task: Task, conn: Connection | None = None) -> str:
+    return "pong"
+
+
+def _sleep(task: Task, conn: Connection | None = None) -> str:
+    time.sleep(float(task.get("seconds", 1.0)))
+    return "slept"
+
+
+def _raise(task: Task, conn: Connection | None = None) -> str:
+    raise RuntimeError(task.get("message", "boom"))
+
+
+def _crash(task: Task, conn: Connection | None = None) -> str:
+    os._exit(3)
+
+
+TASKS: dict[str, Callable[[Task, Connection | None], Any]] = {
+    "analyse": run_analysis, "bot": run_bot, "ping": _ping,
+    "_sleep": _sleep, "_raise": _raise, "_crash": _crash,
+}
+
+
+def worker_main(conn: Connection) -> None:
+    """Serve tasks from ``conn`` until it closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the service's to handle
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError, KeyboardInterrupt):
+            return
+        if not isinstance(task, dict):  # a late "stop"
+            continue
+        try:
+            fn = TASKS[str(task.get("kind"))]
+            reply: tuple[str, Any] = ("done", fn(task, conn))
+        except Exception as exc:  # the task failed; the process goes on
+            reply = ("error", f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(reply)
+        except (OSError, ValueError):
+            return

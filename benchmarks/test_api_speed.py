@@ -1,0 +1,129 @@
+"""Speed of the advisor service, measured as a client sees it (``mombasa serve`` in its
+own process, requests over HTTP on 127.0.0.1).
+
+Targets (issue "Advisor service"): ``/v1/analyse`` with a 1-second limit answers within
+1.2 s wall time; 8 concurrent 1-second analyses on a 2-core machine all finish correctly
+(queued behind the 2 search processes). p50/p95 latencies go to ``extra_info``.
+Run with ``make bench``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import engine
+from benchmarks.positions import mid_game
+
+SINGLE_TARGET_S = 1.2
+CONCURRENT = 8
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    tmp = tmp_path_factory.mktemp("api-speed")
+    port = _free_port()
+    script = Path(sys.executable).with_name("mombasa")
+    cmd = [str(script)] if script.exists() else [
+        sys.executable, "-c", "from advisor_api.cli import app; app()"]
+    env = {**os.environ, "MOMBASA_WORKERS": "2", "MOMBASA_MAX_QUEUE": "16"}
+    log = (tmp / "serve.log").open("wb")
+    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db",
+                             str(tmp / "games.db"), "--log-level", "warning"],
+                            stdout=log, stderr=log, env=env)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                if httpx.get(f"{url}/v1/health").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None and time.time() < deadline, "service did not start"
+            time.sleep(0.1)
+        yield url
+    finally:
+        proc.send_signal(signal.SIGINT)
+        try:
+            proc.wait(15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def _body(seed: int) -> dict[str, Any]:
+    s = mid_game(players=3, seed=seed)
+    return {"state": engine.state_to_json(s), "limit": {"time": 1.0}, "multipv": 3,
+            "seed": seed}
+
+
+def _analyse(url: str, body: dict[str, Any]) -> tuple[float, dict[str, Any]]:
+    t0 = time.perf_counter()
+    r = httpx.post(f"{url}/v1/analyse", json=body, timeout=60)
+    wall = time.perf_counter() - t0
+    assert r.status_code == 200, r.text
+    answer: dict[str, Any] = r.json()
+    return wall, answer
+
+
+def _percentiles(xs: list[float]) -> dict[str, float]:
+    qs = statistics.quantiles(xs, n=20, method="inclusive") if len(xs) > 1 else xs * 19
+    return {"p50_s": round(statistics.median(xs), 4), "p95_s": round(qs[18], 4),
+            "max_s": round(max(xs), 4)}
+
+
+def test_analyse_one_second(benchmark: Any, base_url: str) -> None:
+    body = _body(1)
+    _analyse(base_url, {**body, "limit": {"iterations": 10}})  # warm the connection path
+    walls: list[float] = []
+
+    def once() -> None:
+        wall, answer = _analyse(base_url, body)
+        assert answer["lines"] and answer["iterations"] > 0
+        walls.append(wall)
+
+    benchmark.pedantic(once, rounds=5, iterations=1)
+    benchmark.extra_info.update(_percentiles(walls))
+    assert max(walls) <= SINGLE_TARGET_S, f"walls {walls}"
+
+
+def test_eight_concurrent_analyses(benchmark: Any, base_url: str) -> None:
+    bodies = [_body(1 + k % 4) for k in range(CONCURRENT)]
+    walls: list[float] = []
+    totals: list[float] = []
+
+    def burst() -> None:
+        t0 = time.perf_counter()
+        with ThreadPoolExecutor(CONCURRENT) as ex:
+            results = list(ex.map(lambda b: _analyse(base_url, b), bodies))
+        totals.append(time.perf_counter() - t0)
+        for (wall, answer), body in zip(results, bodies, strict=True):
+            assert answer["seed"] == body["seed"] and answer["lines"]
+            assert 0.9 <= answer["elapsed"] <= 1.2
+            walls.append(wall)
+
+    benchmark.pedantic(burst, rounds=1, iterations=1)
+    benchmark.extra_info.update(_percentiles(walls))
+    benchmark.extra_info["burst_s"] = round(totals[0], 3)
+    # 8 one-second searches on 2 processes: 4 waves
+    assert len(walls) == CONCURRENT and totals[0] < CONCURRENT / 2 * SINGLE_TARGET_S + 1

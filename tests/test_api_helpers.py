@@ -1,0 +1,90 @@
+"""Helpers for the service tests (positions, clients, small settings); no tests here."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+import engine
+from advisor_api.app import create_app
+from advisor_api.settings import Settings
+
+_CACHE: dict[tuple[str, bool], engine.State] = {}
+
+
+def small_settings(tmp: Path, **changes: Any) -> Settings:
+    """Settings for tests: 2 workers, short caps, a database in ``tmp``."""
+    base: dict[str, Any] = {"db_path": str(tmp / "games.db"), "workers": 2, "max_time": 3.0,
+                            "max_iterations": 20_000, "max_queue": 4, "grace": 2.0,
+                            "default_time": 0.2, "max_body": 300_000, "max_bot_time": 1.0,
+                            "max_bot_iterations": 2_000, "stream_interval": 0.2}
+    base.update(changes)
+    return Settings(**base)
+
+
+@contextmanager
+def client(tmp: Path, **changes: Any) -> Iterator[TestClient]:
+    """A started service (its lifespan runs) with :func:`small_settings`."""
+    app = create_app(settings=small_settings(tmp, **changes))
+    with TestClient(app) as c:
+        yield c
+
+
+def position(kind: str, variable: bool = False,
+             where: Callable[[engine.State], bool] | None = None,
+             tag: str = "") -> engine.State:
+    """The first state of random games (seeds 0, 1, ...) whose decision is ``kind`` (and
+    that satisfies ``where``; ``tag`` names that condition for the cache)."""
+    key = (kind + tag, variable)
+    if key in _CACHE:
+        return _CACHE[key]
+    for seed in range(200):
+        s = engine.new_game(players=2 + seed % 3, seed=seed, variable=variable)
+        rng = random.Random(seed)
+        while not s.is_over():
+            d = s.decision
+            if d.kind == kind and (where is None or where(s)):
+                _CACHE[key] = s
+                return s
+            s = s.apply(s.sample_chance() if d.kind == "chance"
+                        else rng.choice(s.legal_steps()))
+    raise LookupError(f"no {kind!r} decision in 200 random games")
+
+
+def mid_game(players: int = 2, seed: int = 1, steps: int = 120) -> engine.State:
+    """A player's decision after about ``steps`` random steps."""
+    s = engine.new_game(players=players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if s.is_over():
+            break
+        s = s.apply(s.sample_chance() if s.decision.kind == "chance"
+                    else rng.choice(s.legal_steps()))
+    while not s.is_over() and s.decision.kind == "chance":
+        s = s.apply(s.sample_chance())
+    assert not s.is_over()
+    return s
+
+
+def finished() -> engine.State:
+    """A finished game."""
+    s = engine.new_game(players=2, seed=3)
+    rng = random.Random(3)
+    while not s.is_over():
+        s = s.apply(s.sample_chance() if s.decision.kind == "chance"
+                    else rng.choice(s.legal_steps()))
+    return s
+
+
+def chance_pending() -> engine.State:
+    """A state waiting for a chance event."""
+    return engine.new_game(players=2, seed=2)
+
+
+def state_json(s: engine.State) -> dict[str, Any]:
+    return engine.state_to_json(s)
