@@ -31,9 +31,10 @@ def check_invariants(s: State) -> list[str]:
 
     Checked: 15 trading posts per company (base + map + removed + waiting to go home in
     ``todo``); valid base column codes and share values that match them; every card in
-    exactly one place and every book in exactly one place; used cards, the +1 tile and
-    flipped books where they belong; cash, pool, ink jar, diamond, track and marker
-    counters in range; a pending decision unless the game is over.
+    exactly one place and every book in exactly one place (a reserved bonus tile is a
+    claim, not a place: it must be backed by the claimant's marker on its space); used
+    cards, the +1 tile and flipped books where they belong; cash, pool, ink jar, diamond,
+    track and marker counters in range; a pending decision unless the game is over.
 
     >>> import engine
     >>> s = engine.new_game(players=3, seed=4).clone()
@@ -228,6 +229,24 @@ def _check_areas(s: State, out: list[str]) -> None:
             if mask & ~tile_mask:
                 out.append(f"P{i + 1} {name} holds cards that are not bonus tiles: "
                            + ", ".join(_card_name(s, c) for c in bits(mask & ~tile_mask)))
+    _check_claims(s, out)
+
+
+def _check_claims(s: State, out: list[str]) -> None:
+    """A reserved tile is a claim (docs/rules.md, "Bonus tiles"): the tile stays where it
+    is until Preparation. Each claim is backed by the claimant's marker on that tile's
+    bonus space, and no tile is claimed twice."""
+    space_of = {sp.tile: sp for sp in s.cat.bonus_spaces if sp.kind == "bonus_tile"}
+    claimed = 0
+    for i, p in enumerate(s.players):
+        for c in bits(p.reserved):
+            if (claimed >> c) & 1:
+                out.append(f"bonus tile {_card_name(s, c)} is reserved by two players")
+            claimed |= 1 << c
+            sp = space_of.get(c)
+            if sp is not None and s.bonus[sp.index] != i:
+                out.append(f"P{i + 1} reserved {_card_name(s, c)} without a marker on "
+                           f"bonus space {sp.id}")
 
 
 # -- books --------------------------------------------------------------------------------

@@ -232,6 +232,8 @@ def test_observe_rejects_a_missing_seat() -> None:
 
 def check_determinization(s: State, viewer: int, rng: random.Random) -> State:
     obs = observe(s, viewer)
+    violations = check_invariants(obs.state)  # hidden plan cards count in the hand
+    assert violations == [], violations
     d = determinize(obs, rng)
     assert observe(d, viewer) == obs, "determinize changed what the viewer knows"
     assert not any(HIDDEN in p.slots or HIDDEN in p.tile_options or p.tile == HIDDEN
