@@ -54,6 +54,7 @@ class SearchConfig:
     report_every: int = 64  # iterations between interim reports to the callback
     margin_scale: float = 10.0  # pounds of lead over the best opponent worth 1.0 in UCB
     rollout_noise: float = 0.3  # randomness of the policy finishing a turn
+    prior_visits: int = 2  # root candidates start with this many visits of a greedy look
     weights: Weights = DEFAULT_WEIGHTS
 
     def __post_init__(self) -> None:
@@ -148,6 +149,8 @@ class MCTS:
         start = time.perf_counter()
         deadline = start + cfg.time if cfg.time is not None else math.inf
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
+        if not root.children and cfg.prior_visits > 0:
+            self._root_priors(obs, root, horizon)
         done = 0
         while done < limit:
             if cfg.time is not None and time.perf_counter() >= deadline:
@@ -159,6 +162,30 @@ class MCTS:
                 if callback(interim) is False:
                     break
         return self._result(me, root, done, time.perf_counter() - start)
+
+    def _root_priors(self, obs: Observation, root: Node, horizon: int) -> None:
+        """Give every root candidate a first, greedy look: the step, the rest of the turn
+        by the quiet policy, the evaluator; counted as ``prior_visits`` visits."""
+        cfg = self.config
+        rng = random.Random(cfg.seed ^ 0x5EED)
+        state = determinize(obs, rng)
+        legal = legal_steps(state)
+        if len(legal) < 2:
+            return
+        root.player = obs.viewer
+        k = cfg.prior_visits
+        for step in legal:
+            after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1))
+            util, money = evaluate(after, cfg.weights)
+            child = Node(state.n)
+            child.n = child.avail = k
+            child.w = [u * k for u in util]
+            child.m = [x * k for x in money]
+            root.children[step] = child
+            root.n += k
+            for i in range(state.n):
+                root.w[i] += child.w[i]
+                root.m[i] += child.m[i]
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, obs: Observation, root: Node, me: int, horizon: int,

@@ -178,7 +178,7 @@ def test_arena_rotates_seats_and_is_reproducible() -> None:
 def test_root_parallel_adds_up_the_workers() -> None:
     s = mid_game(2, 9, 2)
     obs = engine.observe(s, s.decision.player)
-    with ParallelMCTS(SearchConfig(iterations=24, seed=1), jobs=2) as search:
+    with ParallelMCTS(SearchConfig(iterations=24, seed=1, prior_visits=0), jobs=2) as search:
         result = search.search(obs)
     assert result.iterations == 48
     assert sum(ln.visits for ln in result.lines) <= 48
