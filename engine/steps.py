@@ -206,29 +206,36 @@ def _parse_arg(cat: Catalogue, typ: str, word: str, kind: str, args: Sequence[in
         if typ == "player":
             if not word.startswith("P"):
                 raise ValueError("players are written P1..P4")
-            return _in_range(int(word[1:]), 1, 4) - 1
+            return _in_range(_num(word[1:]), 1, 4) - 1
         if typ == "tile":
-            tid = int(word)
+            tid = _num(word)
             return next(i for i, t in enumerate(cat.starting_tiles) if t.id == tid)
         if typ == "slot":
-            return _in_range(int(word), 1, cat.max_slots) - 1
+            return _in_range(_num(word), 1, cat.max_slots) - 1
         if typ == "column":
-            return _in_range(int(word), 1, cat.base_columns) - 1
+            return _in_range(_num(word), 1, cat.base_columns) - 1
         if typ == "deck":
-            return -1 if word == "-" else _in_range(int(word), 1, cat.max_slots) - 1
+            return -1 if word == "-" else _in_range(_num(word), 1, cat.max_slots) - 1
         if typ == "region":
             return cat.region_index(word)
         if typ == "bkspace":
-            return _in_range(int(word), 0, len(cat.bookkeeping_values) - 1)
+            return _in_range(_num(word), 0, len(cat.bookkeeping_values) - 1)
         if typ == "bonus":
             return next(b.index for b in cat.bonus_spaces if b.id == word)
         if typ == "line":
             space = cat.bonus_spaces[args[0]]
-            minimum = int(word)
+            minimum = _num(word)
             return next(i for i, ln in enumerate(space.lines) if ln.minimum == minimum)
     except (KeyError, ValueError, StopIteration, IndexError) as exc:
         raise NotationError(f"{kind}: cannot read {word!r} as a {typ}: {exc}") from None
     raise AssertionError(typ)
+
+
+def _num(word: str) -> int:
+    """A plain decimal number as written by the notation (no sign, no other digits)."""
+    if not (word.isascii() and word.isdigit()):
+        raise ValueError("expected a plain number")
+    return int(word)
 
 
 def _in_range(value: int, lo: int, hi: int) -> int:

@@ -319,3 +319,10 @@ def test_bad_move_json_raises_notation_error(obj: Any) -> None:
 
 def test_notation_error_is_a_value_error() -> None:
     assert issubclass(NotationError, ValueError)
+
+
+@pytest.mark.parametrize("text", ["plan cof1/1 +1", "end 0_1", "end \u0663", "enter KAS -1"])
+def test_only_plain_decimal_numbers_parse(text: str) -> None:
+    """Numbers in the notation are plain ASCII digits, as Step.text writes them."""
+    with pytest.raises(engine.NotationError, match="plain number"):
+        engine.Step.parse(text)
