@@ -462,6 +462,9 @@ def arena(
     = None,
     csv_out: Annotated[Path | None, typer.Option("--csv", help="Write one row per game.")]
     = None,
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray", help="Spread the games over a Ray cluster: 'auto' (the running one), "
+                      "an address, or 'local' (start one here).")] = None,
 ) -> None:
     """Play bots against each other (seats rotated) and report wins and money."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -482,8 +485,14 @@ def arena(
     with Progress(TextColumn("[bold]arena"), BarColumn(), TextColumn("{task.completed}/"
                   "{task.total} games"), TimeRemainingColumn(), console=console) as bar:
         task = bar.add_task("games", total=games)
-        report = run_arena(specs, games, seed, jobs, variable,
-                           on_game=lambda rec: bar.advance(task))
+        if ray_address is not None:
+            from search.distributed import run_arena_ray
+
+            report = run_arena_ray(specs, games, seed, variable, address=ray_address,
+                                   on_game=lambda rec: bar.advance(task))
+        else:
+            report = run_arena(specs, games, seed, jobs, variable,
+                               on_game=lambda rec: bar.advance(task))
     out = Console()
     table = Table(title=f"{games} games, seed {seed}, {report.elapsed:.1f} s")
     for col in ("bot", "wins", "win rate", "95% CI", "money", "cash", "companies",

@@ -46,6 +46,11 @@ def _worker(args: tuple[Observation, SearchConfig]) -> RootStats:
     return RootStats(result.iterations, result.elapsed, children)
 
 
+def worker_configs(config: SearchConfig, jobs: int) -> list[SearchConfig]:
+    """The configuration of each of ``jobs`` workers: the same budget, distinct seeds."""
+    return [replace(config, seed=config.seed * 1009 + k) for k in range(jobs)]
+
+
 def merge(player: int, parts: list[RootStats], elapsed: float, players: int) -> SearchResult:
     """Add up the root statistics of several independent searches."""
     root = Node(players)
@@ -90,8 +95,7 @@ class ParallelMCTS:
 
     def search(self, obs: Observation) -> SearchResult:
         t0 = time.perf_counter()
-        configs = [replace(self.config, seed=self.config.seed * 1009 + k)
-                   for k in range(self.jobs)]
+        configs = worker_configs(self.config, self.jobs)
         if self._pool is None:
             parts = [_worker((obs, configs[0]))]
         else:
