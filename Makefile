@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint bench bench-check bench-baseline venv
+.PHONY: run test lint bench bench-check bench-baseline bench-peers venv
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -38,3 +38,8 @@ bench-check: $(STAMP)
 
 bench-baseline: $(STAMP)
 	$(BENCH) $(GATE) --benchmark-json=benchmarks/baseline.json
+
+# Side by side with catanatron and OpenSpiel (installs the 'peers' extra).
+bench-peers: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[peers]'
+	$(BIN)/python -m benchmarks.peers --json benchmarks/peers.json

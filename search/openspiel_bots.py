@@ -255,3 +255,15 @@ def make_openspiel_bot(name: str, opts: Mapping[str, str], seed: int = 0) -> Ope
 
 
 __all__ = ["OpenSpielBot", "make_openspiel_bot"]
+
+
+def simulations_per_second(name: str, obs: Observation, seconds: float,
+                           seed: int = 0) -> float:
+    """Simulations per second of ``openspiel-mcts`` / ``openspiel-ismcts`` searching the
+    first step of the observer's decision for ``seconds`` (for speed comparisons)."""
+    algorithm = {"openspiel-mcts": "mcts", "openspiel-ismcts": "ismcts"}[name]
+    bot = OpenSpielBot(name, algorithm, seconds=seconds, seed=seed)
+    game = bot._game(obs.state.n)
+    root = game.state_from_engine(determinize(obs, random.Random(seed)))
+    bot._search(root, seconds=seconds)
+    return bot.simulations / bot.search_seconds if bot.search_seconds else 0.0
