@@ -18,7 +18,7 @@ someone else, or chance, decides). Bots are described by a spec string such as
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
 from engine import Move, Observation, State, Step, determinize, observe
@@ -26,6 +26,10 @@ from engine.rules import CHANCE_OPS, apply_unchecked, legal_steps
 from search.evaluator import DEFAULT_WEIGHTS, Weights, estimate_money
 from search.mcts import MCTS, SearchConfig, SearchResult, subtree
 from search.policy import policy_step
+
+
+# Evaluator weights a spec may override, e.g. ``mcts:time=0.25,round_unit=1.5``.
+WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
 
 
 @dataclass(frozen=True)
@@ -153,6 +157,7 @@ class MCTSBot:
             max_rollout_steps=cfg.max_rollout_steps, widen_c=cfg.widen_c,
             widen_alpha=cfg.widen_alpha, weights=cfg.weights,
             margin_scale=cfg.margin_scale, rollout_noise=cfg.rollout_noise,
+            prior_visits=cfg.prior_visits, tree=cfg.tree,
         )
 
     def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
@@ -205,7 +210,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """
     name, opts = parse_spec(spec)
     allowed = {"random": set(), "policy": set(), "greedy": {"samples"},
-               "mcts": {"time", "iterations", "c", "horizon", "widen"},
+               "mcts": {"time", "iterations", "c", "horizon", "widen", "prior", "tree",
+                        *WEIGHT_NAMES},
                "openspiel-mcts": {"time", "sims"}, "openspiel-ismcts": {"time", "sims"}}
     if name not in allowed:
         raise ValueError(f"unknown bot {name!r}: one of {', '.join(sorted(allowed))}")
@@ -225,10 +231,15 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             it = int(opts["iterations"]) if "iterations" in opts else None
             if t is None and it is None:
                 t = 0.25
+            weights = replace(DEFAULT_WEIGHTS, **{k: float(v) for k, v in opts.items()
+                                                  if k in WEIGHT_NAMES})
             cfg = SearchConfig(iterations=it, time=t, seed=seed,
                                c_uct=float(opts.get("c", 0.3)),
                                horizon=opts.get("horizon", "turn"),
-                               widen_c=float(opts.get("widen", 3.0)))
+                               widen_c=float(opts.get("widen", 3.0)),
+                               prior_visits=int(opts.get("prior", 2)),
+                               tree=opts.get("tree", "move"),
+                               weights=weights)
             return MCTSBot(cfg, name=spec)
     except ValueError as exc:
         raise ValueError(f"bot spec {spec!r}: {exc}") from None

@@ -55,6 +55,7 @@ class SearchConfig:
     margin_scale: float = 10.0  # pounds of lead over the best opponent worth 1.0 in UCB
     rollout_noise: float = 0.3  # randomness of the policy finishing a turn
     prior_visits: int = 2  # root candidates start with this many visits of a greedy look
+    tree: str = "move"  # "move": the tree holds only the searcher's move; "round": all
     weights: Weights = DEFAULT_WEIGHTS
 
     def __post_init__(self) -> None:
@@ -64,8 +65,11 @@ class SearchConfig:
             raise ValueError(f"iterations: must be >= 1, got {self.iterations}")
         if self.time is not None and self.time <= 0:
             raise ValueError(f"time: must be > 0 seconds, got {self.time}")
-        if self.horizon not in ("turn", "round", "game"):
-            raise ValueError(f"horizon: 'turn', 'round' or 'game', got {self.horizon!r}")
+        if self.tree not in ("move", "round"):
+            raise ValueError(f"tree: 'move' or 'round', got {self.tree!r}")
+        if self.horizon not in ("turn", "cycle", "round", "game"):
+            raise ValueError(
+                f"horizon: 'turn', 'cycle', 'round' or 'game', got {self.horizon!r}")
 
 
 class Node:
@@ -175,7 +179,8 @@ class MCTS:
         root.player = obs.viewer
         k = cfg.prior_visits
         for step in legal:
-            after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1))
+            after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
+                                  obs.viewer)
             util, money = evaluate(after, cfg.weights)
             child = Node(state.n)
             child.n = child.avail = k
@@ -205,6 +210,8 @@ class MCTS:
             if op in HIDDEN_OPS and player != me:
                 state = apply_unchecked(state, policy_step(state, rng, legal))
                 continue
+            if player != me and cfg.tree == "move":
+                break
             node.player = player
             children = node.children
             known = []
@@ -232,7 +239,7 @@ class MCTS:
             step, node = self._select(known, player)
             state = apply_unchecked(state, step)
             path.append(node)
-        state = self._rollout(state, horizon, rng)
+        state = self._rollout(state, horizon, rng, me)
         util, money = evaluate(state, cfg.weights)
         for nd in path:
             nd.n += 1
@@ -259,9 +266,21 @@ class MCTS:
                 best, best_value = (step, child), value
         return best
 
-    def _rollout(self, state: State, horizon: int, rng: random.Random) -> State:
+    def _rollout(self, state: State, horizon: int, rng: random.Random,
+                 me: int = -1) -> State:
         steps = 0
         limit = self.config.max_rollout_steps
+        if self.config.horizon == "cycle" and me >= 0:
+            # Play on until the searcher's next turn begins: every leaf is evaluated
+            # at the same point of the turn order.
+            noise = self.config.rollout_noise
+            while not _past_horizon(state, horizon) and steps < limit:
+                item = state.todo[0]
+                if item[0] == "act" and item[1] == me and steps:
+                    break
+                state = apply_unchecked(state, policy_step(state, rng, noise=noise))
+                steps += 1
+            return state
         if self.config.horizon == "turn":
             # Finish the turn in progress (its remaining sub-choices), then evaluate.
             item = state.todo[0] if state.todo else None

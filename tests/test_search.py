@@ -84,7 +84,7 @@ def test_each_player_keeps_its_own_statistics(players: int) -> None:
     """max^n: every node holds one utility and one money sum per player; utilities of
     one evaluation sum to 1, so per node they sum to the visit count."""
     s = mid_game(players, 3, 2)
-    result = MCTS(SearchConfig(iterations=150, seed=1)).search(
+    result = MCTS(SearchConfig(iterations=150, seed=1, tree="round")).search(
         engine.observe(s, s.decision.player))
     stack = [result.root]
     seen_players = set()

@@ -529,32 +529,22 @@ def _solve_books_dp(pr: _BookProblem, k: int) -> list[tuple[int, tuple[int, ...]
                 where[q] = spots[-1]  # beyond the end of the chain
         return value, [ahead[i] for i in where]
 
-    # Every affordable set of books from the display, with an optimistic bound.
+    # Every affordable set of books from the display, with an optimistic bound: the
+    # chain can cross at most one non-enterable space per meetable book, and no space
+    # can hold a better book than the best of the set.
     display = pr.display
-    options: list[tuple[int, tuple[int, ...]]] = []
-
-    def subsets(start: int, budget: int, chosen: list[int]) -> None:
-        options.append((0, tuple(chosen)))
-        for d in range(start, len(display)):
-            cost = display[d][2]
-            if cost <= budget:
-                chosen.append(d)
-                subsets(d + 1, budget - cost, chosen)
-                chosen.pop()
-
-    subsets(0, pr.points, [])
     pre_ok = [b for b in pr.pre if meet[b]]
-    bounded = []
-    for _, chosen in options:
-        cost = sum(display[d][2] for d in chosen)
-        coins = sum(display[d][3] for d in chosen)
-        books = pre_ok + [display[d][1] for d in chosen if meet[display[d][1]]]
-        tokens = len(books) if can_move else 0
-        best_c = max((bval[b] for b in books), default=0)
+    tv_bound: dict[tuple[int, int], int] = {}
+
+    def chain_bound(tokens: int, best_c: int) -> int:
+        key = (tokens, best_c)
+        hit = tv_bound.get(key)
+        if hit is not None:
+            return hit
         tv = 0
         if can_move:
             for i in range(size):
-                extra = (rw[i] * best_c) // SCALE if books else 0
+                extra = (rw[i] * best_c) // SCALE if best_c >= 0 else 0
                 if olds[i][0]:
                     tv += space_v[i] + max(olds[i][1], extra)
                 elif tokens:
@@ -562,8 +552,27 @@ def _solve_books_dp(pr: _BookProblem, k: int) -> list[tuple[int, tuple[int, ...]
                     tv += space_v[i] + extra
                 else:
                     break
-        bound = w.pound * (pr.points - cost + coins) + tv - pr.before
+        tv_bound[key] = tv
+        return tv
+
+    bounded: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+    pound = w.pound
+    base_gain = pound * pr.points - pr.before
+    start_tokens = len(pre_ok)
+    start_best = max((bval[b] for b in pre_ok), default=-1)
+
+    def subsets(start: int, budget: int, chosen: tuple[int, ...], money: int, tokens: int,
+                best_c: int) -> None:
+        bound = base_gain + money + chain_bound(tokens, best_c)
         bounded.append((-bound, tuple(display[d][0] for d in chosen), chosen))
+        for d in range(start, len(display)):
+            _, b, cost, coins = display[d]
+            if cost <= budget:
+                good = meet[b]
+                subsets(d + 1, budget - cost, (*chosen, d), money + pound * (coins - cost),
+                        tokens + good, max(best_c, bval[b]) if good else best_c)
+
+    subsets(0, pr.points, (), 0, start_tokens, start_best)
     bounded.sort()
     top: list[tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]] = []
     for neg_bound, spaces, chosen in bounded:
@@ -689,7 +698,7 @@ def best_ink_move(state: State, valuation: TrackValuation | None = None) -> InkP
 
     >>> import engine, random
     >>> from engine.rules import apply_unchecked, random_step
-    >>> s, rng = engine.new_game(players=2, seed=9), random.Random(9)
+    >>> s, rng = engine.new_game(players=2, seed=8), random.Random(8)
     >>> while s.decision.kind != "ink-jar":
     ...     s = apply_unchecked(s, random_step(s, rng))
     >>> best_ink_move(s).steps[-1].kind in ("ink", "halt")

@@ -231,6 +231,7 @@ class _RewardModel:
                         row = [gv[t if t < b else b] for t in range(tmax + 1)]
                     rows[key] = row
                 self.pd.append((self.wP * c + self.wD * dclip, row))
+
     def value(self, pp: int, dd: int, tt: int) -> int:
         base, row = self.pd[pp * (self.dmax + 1) + dd]
         return base + row[tt]
@@ -293,7 +294,6 @@ class _Problem:
         self.points = points
         self.action = action
         self.exact = not action or points == measures(s, s.players[player])[3]
-        self.valuation = valuation
         w = self.w = valuation.scaled()
         if action:
             self.prev_entered: tuple[int, ...] = ()
@@ -395,14 +395,7 @@ class _Problem:
             by_ret = _distribution_values(tabs, min(mmax, total_room), w.share[c])
             self.L[c] = [by_ret[min(m, total_room)] for m in range(mmax + 1)]
 
-    # -- value of a set -----------------------------------------------------------------
-    def best_value(self, pp: int, dd: int, bb: int, tt: int, n: int,
-                   ousted: dict[int, int]) -> int:
-        v = self.rewards.value(pp, dd, tt) + self.w.bookkeeping * bb + self.G[n][0][0]
-        for c, m in ousted.items():
-            v += self.L[c][m][0][0]
-        return v
-
+    # -- values of a set ----------------------------------------------------------------
     def set_totals(self, regions: Sequence[int]) -> tuple[int, int, int, int, dict[int, int]]:
         pp, dd, bb, tt = self.P0, self.D0, self.B0, self.T0
         ousted = dict(self.prev_m)
@@ -449,6 +442,7 @@ def _distribution_values(tables_: list[list[int]], nmax: int, weight: int
         if best is None or (raw, counts) > best:
             out[n][v] = (raw, counts)
     return [sorted(((v, rc[1]) for v, rc in d.items()), key=lambda e: -e[0]) for d in out]
+
 
 # --------------------------------------------------------------------------------------
 # Hand-written exact method: every feasible set, level by level, vectorised
@@ -628,6 +622,8 @@ def _solve_cpsat(pr: _Problem, k: int) -> list[_Result]:
             lits.append(lit)
             cost_terms.append((border + occ[r]) * lit)
         model.add(sum(lits) == x[r])
+        if not rc:  # redundant, but it helps: a region needs an entered neighbour
+            model.add_bool_or([x[r].Not()] + [x[u] for u, _ in pr.cat.neighbours[r] if u in x])
     for (u, r), lit in arc.items():
         if u < r and (r, u) in arc:
             model.add_bool_or([lit.Not(), arc[(r, u)].Not()])
@@ -867,7 +863,9 @@ def _assemble(pr: _Problem, regions_set: Sequence[int], combo: Combo, value: int
     steps.extend(Step("enter", r, col) for r, col in zip(order, columns, strict=True))
     remaining = pr.points - spent
     owned = pr.owned | sum(1 << r for r in order)
-    if remaining > 0 and any(code & 7 for code in base):
+    if not order and not pr.action:
+        steps.append(Step("stop"))  # the decision is pending: stop is always legal
+    elif remaining > 0 and any(code & 7 for code in base):
         enterable = False
         free = ~owned & ((1 << len(occ)) - 1)
         for r in _bits((l1 | l2) & free):
@@ -981,7 +979,7 @@ def best_expansions(state: State, company: int | str, points: int | None = None,
     cached (see :func:`cache_info`).
 
     >>> from benchmarks.positions import mid_game
-    >>> s = mid_game(players=2, seed=3, round_=2)
+    >>> s = mid_game(players=2, seed=1, round_=2)
     >>> plans = best_expansions(s, "MOM", points=3, k=2)
     >>> len(plans) == 2 and plans[0].value >= plans[1].value
     True
