@@ -27,7 +27,6 @@ from search.evaluator import DEFAULT_WEIGHTS, Weights, estimate_money
 from search.mcts import MCTS, SearchConfig, SearchResult, subtree
 from search.policy import policy_step
 
-
 # Evaluator weights a spec may override, e.g. ``mcts:time=0.25,round_unit=1.5``.
 WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
 

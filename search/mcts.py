@@ -283,8 +283,8 @@ class MCTS:
             return state
         if self.config.horizon == "turn":
             # Finish the turn in progress (its remaining sub-choices), then evaluate.
-            item = state.todo[0] if state.todo else None
-            mover = item[1] if item is not None and item[0] not in CHANCE_OPS else -1
+            first = state.todo[0] if state.todo else None
+            mover = first[1] if first is not None and first[0] not in CHANCE_OPS else -1
             while not _past_horizon(state, horizon) and steps < limit:
                 item = state.todo[0]
                 if item[0] in CHANCE_OPS or item[1] != mover or item[0] == "act":
