@@ -23,7 +23,7 @@ where each goes, which book ends on top of each space, how far the chain reaches
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any, Literal
 
 from ortools.sat.python import cp_model
@@ -164,7 +164,7 @@ class _Weights:
     can_move: bool
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _weights(tv: TrackValuation, cat: Catalogue, ink: int) -> _Weights:
     n = len(cat.bookkeeping_values)
     space = [0] * n
@@ -271,6 +271,18 @@ class InkPlan:
 
     def text(self, cat: Catalogue) -> str:
         return "; ".join(st.text(cat) for st in self.steps)
+
+    def to_json(self, cat: Catalogue) -> dict[str, Any]:
+        r = self.reward
+        return {
+            "steps": [st.text(cat) for st in self.steps], "target": self.target,
+            "reward": None if r is None else {
+                "pounds": r.pounds, "diamonds": r.diamonds, "bookkeeping": r.bookkeeping,
+                "track": r.track_steps,
+                "company": cat.companies[r.track_company].id if r.track_company >= 0
+                else None, "remove_posts": r.remove_posts},
+            "value": self.value,
+        }
 
 
 class _BookProblem:

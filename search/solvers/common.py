@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable
 from dataclasses import dataclass
-from functools import cache
+from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
 from engine.catalogue import Catalogue, Track
@@ -88,7 +88,7 @@ class ScaledValuation:
     remove_post: int
 
 
-@cache
+@lru_cache(maxsize=4096)
 def _scaled(v: Valuation) -> ScaledValuation:
     def sc(x: float) -> int:
         return int(round(x * SCALE))
