@@ -22,7 +22,7 @@ TRACKED = (
     "test_random_game_throughput",
     "test_mcts_fixed_iterations",
     "test_expansion_8_points",
-    "test_bookkeeping_4_points",
+    "test_bookkeeping_up_to_4_points",
 )
 
 

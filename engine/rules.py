@@ -160,6 +160,13 @@ def decision(s: State) -> Decision:
     return Decision(DECISION_KINDS[op], item[1])
 
 
+def pending_expansion(s: State) -> tuple[int, int] | None:
+    """(company, points left) of the expansion being decided, None at other decisions."""
+    if s.phase == OVER or s.todo[0][0] != "enter":
+        return None
+    return s.todo[0][2], s.todo[0][3]
+
+
 def available_slots(s: State, p: PlayerState) -> tuple[int, ...]:
     """Action slots the player may fill (3, plus the 4th and 5th once unlocked)."""
     cat = s.cat

@@ -23,6 +23,7 @@ from typing import Protocol
 
 from engine import Move, Observation, State, Step, determinize, observe
 from engine.rules import CHANCE_OPS, apply_unchecked, legal_steps
+from search.candidates import candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, Weights, estimate_money
 from search.mcts import MCTS, SearchConfig, SearchResult, subtree
 from search.policy import policy_step
@@ -113,7 +114,7 @@ class GreedyBot:
 
     def _pick(self, obs: Observation, state: State) -> Step:
         me = obs.viewer
-        legal = legal_steps(state)
+        legal = candidate_steps(state, legal_steps(state))
         if len(legal) == 1:
             return legal[0]
         best, best_value = legal[0], -1e18
@@ -124,7 +125,7 @@ class GreedyBot:
                 s = apply_unchecked(state, step)
                 guard = 0
                 while _still_mine(s, me) and guard < 60:
-                    s = apply_unchecked(s, policy_step(s, rng))
+                    s = apply_unchecked(s, policy_step(s, rng, solvers=True))
                     guard += 1
                 total += self._value(s, me)
             value = total / self.samples + self.rng.random() * 1e-6

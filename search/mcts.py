@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 
 from engine import Observation, State, Step, determinize
 from engine.rules import CHANCE_OPS, HIDDEN_OPS, apply_unchecked, legal_steps, sample_chance
+from search.candidates import candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, Weights, evaluate
 from search.policy import policy_step, step_score
 
@@ -173,7 +174,7 @@ class MCTS:
         cfg = self.config
         rng = random.Random(cfg.seed ^ 0x5EED)
         state = determinize(obs, rng)
-        legal = legal_steps(state)
+        legal = candidate_steps(state, legal_steps(state))
         if len(legal) < 2:
             return
         root.player = obs.viewer
@@ -212,6 +213,7 @@ class MCTS:
                 continue
             if player != me and cfg.tree == "move":
                 break
+            legal = candidate_steps(state, legal)
             node.player = player
             children = node.children
             known = []
@@ -289,8 +291,8 @@ class MCTS:
                 item = state.todo[0]
                 if item[0] in CHANCE_OPS or item[1] != mover or item[0] == "act":
                     break
-                state = apply_unchecked(state, policy_step(state, rng,
-                                                           noise=self.config.rollout_noise))
+                state = apply_unchecked(state, policy_step(
+                    state, rng, noise=self.config.rollout_noise, solvers=True))
                 steps += 1
             return state
         while not _past_horizon(state, horizon) and steps < limit:

@@ -19,7 +19,10 @@ import random
 
 from engine import State, Step
 from engine.rules import card_price, entry_costs, legal_steps, sample_chance, tables
+from search.candidates import candidate_steps
 
+# Decisions the solvers answer (expansion routes, bookkeeping points, ink-jar moves).
+SOLVED_OPS = frozenset({"enter", "spend", "ink"})
 PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
 ACTION_WEIGHT = {
     "goods": 3.0, "expand": 4.0, "keeper": 4.0, "merchant": 4.0, "plus1": 2.0,
@@ -81,7 +84,7 @@ def step_score(s: State, step: Step) -> float:
 
 
 def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None,
-                noise: float = 1.5) -> Step:
+                noise: float = 1.5, solvers: bool = False) -> Step:
     """A step chosen by the heuristic (softly: random among the better ones)."""
     if s.decision.kind == "chance":
         return sample_chance(s)
@@ -89,6 +92,8 @@ def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None,
         legal = legal_steps(s)
     if len(legal) == 1:
         return legal[0]
+    if solvers and s.todo[0][0] in SOLVED_OPS:
+        return candidate_steps(s, legal)[0]
     scores = [step_score(s, st) + rng.random() * noise for st in legal]
     best = max(range(len(legal)), key=scores.__getitem__)
     return legal[best]
