@@ -15,34 +15,17 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
 from engine import Move, NotationError, Step, apply_move, group_moves
-from engine.rules import apply_unchecked, decision, legal_steps, random_step, sample_chance
+from engine.rules import apply_unchecked, decision, legal_steps
 from engine.state import OVER, State
 from engine.steps import KINDS
+from tests.random_games import MAX_STEPS, PROPERTY, SEEDS, policy
 
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow],
-                    print_blob=True, phases=[Phase.explicit, Phase.reuse, Phase.generate])
-PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
-MAX_STEPS = 5_000
 CAT = engine.default_catalogue()
-
-
-def policy(s: State, rng: random.Random, biased: bool) -> Step:
-    """Uniform random steps, or (biased) non-passive steps 90% of the time."""
-    if not biased:
-        return random_step(s, rng)
-    if decision(s).kind == "chance":
-        return sample_chance(s)
-    legal = legal_steps(s)
-    active = [x for x in legal if x.kind not in PASSIVE]
-    if active and rng.random() < 0.9:
-        return active[int(rng.random() * len(active))]
-    return legal[int(rng.random() * len(legal))]
 
 
 def play(players: int, seed: int, variable: bool, biased: bool

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
@@ -30,8 +30,6 @@ from engine.rules import (
     apply_unchecked,
     decision,
     legal_steps,
-    random_step,
-    sample_chance,
     share_count,
 )
 from engine.scoring import score, winners
@@ -40,34 +38,18 @@ from engine.steps import Step
 
 Policy = Callable[[State, random.Random], Step]
 
-# Steps that pass rather than act: the biased policy avoids them 90% of the time.
-PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
-MAX_STEPS = 5_000  # a game is ~250 steps; more means the game does not end
-
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-# No shrinking: a smaller seed is not a simpler game, and replaying the failing game
-# from its seed is all a failure needs (the message names seed, step and violation).
-PROPERTY = settings(
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-    print_blob=True,
-    phases=[Phase.explicit, Phase.reuse, Phase.generate],
-)
+# No shrinking in PROPERTY: a smaller seed is not a simpler game, and replaying the
+# failing game from its seed is all a failure needs (the message names seed and step).
+from tests.random_games import MAX_STEPS, PROPERTY, SEEDS, policy  # noqa: E402
 
 
 def uniform_policy(s: State, rng: random.Random) -> Step:
-    return random_step(s, rng)
+    return policy(s, rng, biased=False)
 
 
 def biased_policy(s: State, rng: random.Random) -> Step:
     """Like :func:`random_step`, but a non-passive step 90% of the time when one exists."""
-    if decision(s).kind == "chance":
-        return sample_chance(s)
-    legal = legal_steps(s)
-    active = [x for x in legal if x.kind not in PASSIVE]
-    if active and rng.random() < 0.9:
-        return active[int(rng.random() * len(active))]
-    return legal[int(rng.random() * len(legal))]
+    return policy(s, rng, biased=True)
 
 
 def track_shares(s: State) -> list[list[int]]:

@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import copy
 import json
-import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import engine
 from engine import (
     StateFormatError,
     observation_from_json,
@@ -26,51 +24,9 @@ from engine import (
     state_from_json,
     state_to_json,
 )
-from engine.rules import apply_unchecked, decision, legal_steps, random_step, sample_chance
+from engine.rules import decision
 from engine.state import OVER, State
-from engine.steps import Step
-
-SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow],
-                    print_blob=True, phases=[Phase.explicit, Phase.reuse, Phase.generate])
-PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
-MAX_STEPS = 5_000
-
-
-def policy(s: State, rng: random.Random, biased: bool) -> Step:
-    """Uniform random steps, or (biased) non-passive steps 90% of the time."""
-    if not biased:
-        return random_step(s, rng)
-    if decision(s).kind == "chance":
-        return sample_chance(s)
-    legal = legal_steps(s)
-    active = [x for x in legal if x.kind not in PASSIVE]
-    if active and rng.random() < 0.9:
-        return active[int(rng.random() * len(active))]
-    return legal[int(rng.random() * len(legal))]
-
-
-def game_states(players: int, seed: int, variable: bool, biased: bool = False
-                ) -> Iterator[State]:
-    s = engine.new_game(players=players, seed=seed, variable=variable)
-    rng = random.Random(seed)
-    yield s
-    for _ in range(MAX_STEPS):
-        if s.phase == OVER:
-            return
-        s = apply_unchecked(s, policy(s, rng, biased))
-        yield s
-    raise AssertionError(f"{players}p seed={seed}: the game does not end")
-
-
-def state_at(players: int, seed: int, variable: bool, stop: int, biased: bool) -> State:
-    last = None
-    for k, s in enumerate(game_states(players, seed, variable, biased)):
-        last = s
-        if k == stop:
-            break
-    assert last is not None
-    return last
+from tests.random_games import PROPERTY, SEEDS, game_states, state_at
 
 
 def check_state_round_trip(s: State) -> None:
