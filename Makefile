@@ -21,6 +21,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check engine search advisor_api tests benchmarks
 	$(BIN)/mypy
+	sh scripts/ensure-chromium.sh
 	$(BIN)/pytest -q
 
 BENCH := $(BIN)/pytest --benchmark-enable --benchmark-only -p no:cacheprovider -o addopts="" -q

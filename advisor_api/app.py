@@ -19,16 +19,15 @@ import json
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, RedirectResponse, StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
-from advisor_api import analysis
+from advisor_api import analysis, web
 from advisor_api.errors import ApiError, Busy, Conflict, InvalidInput
 from advisor_api.games import GameService, score_json
 from advisor_api.pool import WorkerPool
@@ -50,7 +49,6 @@ from search.mcts import SearchResult
 from search.parallel import RootStats, merge
 
 log = logging.getLogger("advisor_api")
-STATIC = Path(__file__).with_name("static")
 VERSION = "0.1.0"
 
 Scope = MutableMapping[str, Any]
@@ -310,12 +308,7 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
 
     game_errors = errors(404, 409, 413, 422)
 
-    @app.get("/", include_in_schema=False, response_model=None)
-    async def index() -> RedirectResponse | FileResponse:
-        page = STATIC / "index.html"
-        if page.is_file():
-            return FileResponse(page)
-        return RedirectResponse("/docs")
+    web.install(app)  # the web page at /, its files at /static, GET /v1/catalogue
 
     @app.get("/v1/health", tags=["service"])
     async def health() -> dict[str, Any]:

@@ -1,0 +1,72 @@
+// The advisor service's HTTP API (docs/api.md), as the page uses it.
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super(body && body.message ? body.message : `HTTP ${status}`);
+    this.status = status;
+    this.body = body || {};
+  }
+}
+
+async function call(method, path, body, signal) {
+  const init = { method, headers: {}, signal };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  const res = await fetch(path, init);
+  let data = null;
+  const type = res.headers.get("content-type") || "";
+  if (type.includes("application/json")) data = await res.json();
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+export const api = {
+  catalogue: () => call("GET", "/v1/catalogue"),
+  create: (body) => call("POST", "/v1/games", body),
+  view: (id, seat, wait = 0, signal) => call("GET", `/v1/games/${encodeURIComponent(id)}?seat=${seat}${wait ? `&wait=${wait}` : ""}`, undefined, signal),
+  step: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/steps`, { seat, step }),
+  move: (id, seat, move) => call("POST", `/v1/games/${encodeURIComponent(id)}/moves`, { seat, move }),
+  chance: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/chance`, { step, seat }),
+  undo: (id, seat) => call("POST", `/v1/games/${encodeURIComponent(id)}/undo`, { seat }),
+  score: (id) => call("GET", `/v1/games/${encodeURIComponent(id)}/score`),
+};
+
+/**
+ * POST /v1/analyse/stream: calls onEvent(name, data) for every Server-Sent Event
+ * (`lines` while searching, then `done` or `error`). Resolves when the stream ends.
+ */
+export async function analyseStream(body, onEvent, signal) {
+  const res = await fetch("/v1/analyse/stream", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "text/event-stream" },
+    body: JSON.stringify(body),
+    signal,
+  });
+  if (!res.ok) {
+    let data = null;
+    try { data = await res.json(); } catch { /* not JSON */ }
+    throw new ApiError(res.status, data);
+  }
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += value;
+    let cut;
+    while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      const chunk = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      let name = "message";
+      const data = [];
+      for (const line of chunk.split("\n")) {
+        if (line.startsWith(":")) continue;
+        if (line.startsWith("event:")) name = line.slice(6).trim();
+        else if (line.startsWith("data:")) data.push(line.slice(5).trim());
+      }
+      if (data.length) onEvent(name, JSON.parse(data.join("\n")));
+    }
+  }
+}

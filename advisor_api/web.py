@@ -1,0 +1,288 @@
+"""The web page: the static files of ``advisor_api/static/`` and the table's layout.
+
+``install(app)`` adds to the service:
+
+* ``GET /``: the page (``static/index.html``), a board you can play on against the AI,
+  mirror a live game with, and ask for suggestions (see ``docs/web.md``);
+* ``GET /static/...``: its scripts, styles and icons (nothing is fetched from elsewhere);
+* ``GET /v1/catalogue``: the read-only component catalogue as the page draws it: the map
+  (regions with polygons and centres in a 1000 x 1000 box, borders, where each company's
+  base sits), the company tracks, every card, book, display space, book-display space,
+  bonus space and tile by the names the notation uses.
+
+>>> body = catalogue_json(engine.default_catalogue())
+>>> body["schema"], len(body["regions"]), sorted(body["base_layout"])
+('mombasa-web-catalogue/1', 24, ['CAI', 'CAP', 'MOM', 'STL'])
+"""
+
+from __future__ import annotations
+
+import math
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI
+from fastapi.responses import FileResponse
+from fastapi.staticfiles import StaticFiles
+
+import engine
+from engine.catalogue import GOODS, MEASURES, Catalogue, Reward
+
+STATIC = Path(__file__).with_name("static")
+SCHEMA = "mombasa-web-catalogue/1"
+
+# A company base in map units: columns side by side, spaces along the column, plus the
+# company's name above or below it.
+BASE_SPACE = 30.0
+BASE_GAP = 6.0
+BASE_LABEL = 44.0
+# The box (in map units) where bases may sit around the 1000 x 1000 map.
+FRAME = (-20.0, -170.0, 1020.0, 1000.0)
+
+router = APIRouter()
+
+
+def install(app: FastAPI) -> None:
+    """Serve the page at ``/``, its files at ``/static`` and ``GET /v1/catalogue``."""
+    app.include_router(router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+
+@router.get("/", include_in_schema=False)
+async def index() -> FileResponse:
+    """The web page."""
+    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+
+# Not in the OpenAPI document (the page's own route; docs/web.md describes it), so the
+# schema tests' list of operations stays that of docs/api.md.
+@router.get("/v1/catalogue", tags=["web"], include_in_schema=False)
+async def catalogue() -> dict[str, Any]:
+    """The component catalogue the service plays with, as the web page draws it: map
+    layout (regions, borders, bases), company tracks, cards, books, the display, the book
+    display, bonus spaces and tiles, the diamond and bookkeeping tracks. Read-only."""
+    return catalogue_json(engine.default_catalogue())
+
+
+# -- the catalogue as JSON ---------------------------------------------------------------
+
+def reward_json(r: Reward, cat: Catalogue) -> dict[str, Any]:
+    """The non-zero parts of a reward; ``track_company`` is null for "the company in
+    context" (a region pays steps on the expanding company's track)."""
+    out: dict[str, Any] = {}
+    for key, value in (("pounds", r.pounds), ("diamonds", r.diamonds),
+                       ("bookkeeping", r.bookkeeping), ("track", r.track_steps),
+                       ("remove_post", r.remove_posts)):
+        if value:
+            out[key] = value
+    if r.track_steps:
+        out["track_company"] = cat.companies[r.track_company].id if r.track_company >= 0 \
+            else None
+    return out
+
+
+def _company_id(cat: Catalogue, index: int) -> str | None:
+    return cat.companies[index].id if index >= 0 else None
+
+
+def _cards(cat: Catalogue) -> dict[str, dict[str, Any]]:
+    out = {}
+    for c in cat.cards:
+        out[c.name] = {
+            "name": c.name, "letter": c.letter, "kind": c.kind,
+            "good": GOODS[c.good] if c.good >= 0 else None,
+            "value": c.value, "crate": c.crate,
+            "share": _company_id(cat, c.share), "company": _company_id(cat, c.company),
+            "seat": c.seat + 1 if c.seat >= 0 else None, "code": c.code,
+        }
+    return out
+
+
+def _bonus_spaces(cat: Catalogue) -> list[dict[str, Any]]:
+    track_at = {b: (cat.tracks[t].id, pos) for t, pos, b in cat.track_bonus_at}
+    out = []
+    for sp in cat.bonus_spaces:
+        entry: dict[str, Any] = {"id": sp.id, "kind": sp.kind, "cost": sp.cost,
+                                 "reward": reward_json(sp.reward, cat),
+                                 "board": sp.index < cat.board_bonus_count}
+        if sp.kind == "majority":
+            entry["measure"] = MEASURES[sp.measure]
+            entry["lines"] = [{"min": ln.minimum, "company": cat.companies[ln.company].id,
+                               "steps": ln.steps, "reward": reward_json(ln.reward, cat)}
+                              for ln in sp.lines]
+        if sp.kind == "bonus_tile":
+            entry["tile"] = cat.cards[sp.tile].name
+        if sp.kind == "remove_card":
+            entry["bonus_pounds"] = sp.bonus_pounds
+        if sp.index in track_at:
+            entry["track"], entry["position"] = track_at[sp.index]
+        out.append(entry)
+    return out
+
+
+@cache
+def _catalogue_json(cat: Catalogue) -> dict[str, Any]:
+    companies = [{"id": c.id, "name": c.name, "colour": c.colour, "edge": c.edge}
+                 for c in cat.companies]
+    regions = [{"id": r.id, "name": r.name, "reward": reward_json(r.reward, cat),
+                "mines": r.mines,
+                "enclave_of": cat.regions[r.enclave_of].id if r.enclave_of >= 0 else None,
+                "centre": list(r.centre), "polygon": [list(p) for p in r.polygon]}
+               for r in cat.regions]
+    borders = sorted({(min(a, b), max(a, b), cost)
+                      for a, near in enumerate(cat.neighbours) for b, cost in near})
+    tracks = {}
+    for t in cat.tracks:
+        tracks[t.id] = {
+            "id": t.id, "end_pounds": t.end_pounds, "shares_at": list(t.shares_at),
+            "spaces": [{"shares": sp.shares, "capital": sp.capital,
+                        "special": reward_json(sp.special, cat),
+                        "bonus": reward_json(sp.bonus, cat) if sp.bonus is not None else None,
+                        "extra_marker": sp.extra_marker} for sp in t.spaces],
+        }
+    display = [{"name": cat.display_space_name(i), "column": i // cat.display_rows,
+                "row": i % cat.display_rows, "modifier": m}
+               for i, m in enumerate(cat.display_modifiers)]
+    book_spaces = [{"name": cat.book_space_name(i), "column": i // cat.book_rows,
+                    "row": i % cat.book_rows, "number": cat.book_columns[i // cat.book_rows],
+                    "letter": letter, "cost": cat.book_costs[letter]}
+                   for i, letter in enumerate(cat.book_space_letter)]
+    return {
+        "schema": SCHEMA,
+        "reconstruction": cat.reconstruction,
+        "companies": companies,
+        "goods": list(GOODS),
+        "measures": list(MEASURES),
+        "regions": regions,
+        "borders": [[cat.regions[a].id, cat.regions[b].id, cost] for a, b, cost in borders],
+        "base": {"columns": cat.base_columns, "spaces": cat.base_spaces,
+                 "coins": list(cat.base_coins)},
+        "base_borders": {c.id: [[cat.regions[r].id, cost] for r, cost in near]
+                         for c, near in zip(cat.companies, cat.base_neighbours, strict=True)},
+        "base_layout": base_layout(cat),
+        "tracks": tracks,
+        "track_cards": [[cat.tracks[a].id, cat.tracks[b].id] for a, b in cat.track_cards],
+        "first_game_tracks": {c.id: cat.tracks[t].id
+                              for c, t in zip(cat.companies, cat.first_game_tracks,
+                                              strict=True)},
+        "cards": _cards(cat),
+        "action_cards": [cat.cards[c].name for c in cat.action_cards],
+        "tile_cards": [cat.cards[c].name for c in cat.tile_cards],
+        "books": {b.name: {"name": b.name, "letter": b.letter,
+                           "needs": [[MEASURES[m], n] for m, n in b.needs],
+                           "reward": reward_json(b.reward, cat)} for b in cat.books},
+        "display": {"columns": list(cat.display_columns), "rows": cat.display_rows,
+                    "spaces": display},
+        "book_display": {"columns": list(cat.book_columns), "rows": cat.book_rows,
+                         "spaces": book_spaces, "costs": dict(cat.book_costs)},
+        "round_coins": {str(n): list(v) for n, v in cat.round_coins.items()},
+        "starting_tiles": [{"id": t.id, "cards": list(t.cards),
+                            "bonus": reward_json(t.bonus, cat)} for t in cat.starting_tiles],
+        "bonus_markers": {"per_colour": cat.markers_per_colour,
+                          "start": {str(n): v for n, v in cat.markers_start.items()}},
+        "bonus_spaces": _bonus_spaces(cat),
+        "bonus_tiles": [{"id": t.id, "kind": t.kind, "value": t.value,
+                         "card": cat.cards[t.card].name} for t in cat.bonus_tiles],
+        "diamond_track": {"values": list(cat.diamond_values), "slot_unlock": cat.diamond_slot,
+                          "end_pounds": cat.diamond_end_pounds},
+        "bookkeeping_track": {"values": list(cat.bookkeeping_values),
+                              "crossed_a": sorted(cat.crossed_a),
+                              "slot_unlock": cat.bookkeeping_slot,
+                              "end_pounds": cat.bookkeeping_end_pounds},
+        "merchants": {"plain": {"steps": cat.plain_merchant[0],
+                                "pounds": cat.plain_merchant[1]},
+                      "company": {"steps": cat.company_merchant[0],
+                                  "pounds": cat.company_merchant[1],
+                                  "mines_per_step": cat.company_merchant[2]}},
+        "player": {"start_pounds": cat.start_pounds, "slots": cat.base_slots,
+                   "max_slots": cat.max_slots},
+    }
+
+
+def catalogue_json(cat: Catalogue) -> dict[str, Any]:
+    """The catalogue as the page uses it (computed once per catalogue)."""
+    return _catalogue_json(cat)
+
+
+# -- where the bases go ---------------------------------------------------------------------
+
+Point = tuple[float, float]
+Rect = tuple[float, float, float, float]  # x, y, width, height
+
+
+def _inside(p: Point, poly: tuple[Point, ...]) -> bool:
+    x, y = p
+    hit = False
+    j = len(poly) - 1
+    for i in range(len(poly)):
+        xi, yi = poly[i]
+        xj, yj = poly[j]
+        if (yi > y) != (yj > y) and x < (xj - xi) * (y - yi) / (yj - yi) + xi:
+            hit = not hit
+        j = i
+    return hit
+
+
+def _overlaps(rect: Rect, polys: list[tuple[Point, ...]], margin: float) -> bool:
+    x, y, w, h = rect
+    x, y, w, h = x - margin, y - margin, w + 2 * margin, h + 2 * margin
+    for poly in polys:
+        if any(x <= px <= x + w and y <= py <= y + h for px, py in poly):
+            return True
+    steps = 6
+    for i in range(steps + 1):
+        for j in range(steps + 1):
+            p = (x + w * i / steps, y + h * j / steps)
+            if any(_inside(p, poly) for poly in polys):
+                return True
+    return False
+
+
+def _apart(a: Rect, b: Rect, margin: float) -> bool:
+    return (a[0] + a[2] + margin <= b[0] or b[0] + b[2] + margin <= a[0]
+            or a[1] + a[3] + margin <= b[1] or b[1] + b[3] + margin <= a[1])
+
+
+def _steps(lo: float, hi: float, step: float) -> list[float]:
+    return [lo + step * i for i in range(int((hi - lo) // step) + 1)]
+
+
+def base_layout(cat: Catalogue) -> dict[str, dict[str, Any]]:
+    """Where each company's base is drawn, in the map's units: a free spot (off every
+    region) as near as possible to the regions it borders. ``front`` says which side of
+    the rectangle holds the front spaces (the ones nearest the map): ``top``/``bottom``.
+
+    The rectangle holds the columns side by side with the company's name on the side
+    away from the map."""
+    cols, spaces = cat.base_columns, cat.base_spaces
+    width = cols * BASE_SPACE + (cols - 1) * BASE_GAP
+    height = spaces * BASE_SPACE + BASE_LABEL
+    polys = [r.polygon for r in cat.regions]
+    placed: dict[str, Rect] = {}
+    out: dict[str, dict[str, Any]] = {}
+    # Companies with the fewest bordering regions first (they are the hardest to place).
+    order = sorted(range(len(cat.companies)), key=lambda c: len(cat.base_neighbours[c]))
+    for c in order:
+        company = cat.companies[c]
+        near = [cat.regions[r].centre for r, _ in cat.base_neighbours[c]] or [(500.0, 500.0)]
+        mx = sum(p[0] for p in near) / len(near)
+        my = sum(p[1] for p in near) / len(near)
+        candidates: list[tuple[float, Rect]] = []
+        x0, y0, x1, y1 = FRAME
+        for y in _steps(y0, y1 - height, 10):
+            for x in _steps(x0, x1 - width, 10):
+                cx, cy = x + width / 2, y + height / 2
+                cost = sum(math.hypot(cx - px, cy - py) for px, py in near) / len(near)
+                candidates.append((cost, (x, y, width, height)))
+        candidates.sort()
+        rect = next((r for _, r in candidates
+                     if all(_apart(r, o, 16) for o in placed.values())
+                     and not _overlaps(r, polys, 8)),
+                    (x0 + (width + 20) * c, y0, width, height))  # nowhere free: the top edge
+        placed[company.id] = rect
+        front = "bottom" if rect[1] + rect[3] / 2 < my else "top"
+        out[company.id] = {"x": rect[0], "y": rect[1], "width": rect[2], "height": rect[3],
+                           "space": BASE_SPACE, "gap": BASE_GAP, "label": BASE_LABEL,
+                           "front": front, "towards": [round(mx, 1), round(my, 1)]}
+    return {c.id: out[c.id] for c in cat.companies}
