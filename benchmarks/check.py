@@ -1,9 +1,11 @@
 """Compare a benchmark run with the committed baseline (the performance gate).
 
-Every tracked benchmark's median is divided by the calibration benchmark's median of
-the same run; the gate fails when that ratio grew by more than ``--tolerance`` (25%)
-over the baseline's. Refresh the baseline with ``make bench-baseline`` after an
-intended change (it copies the latest run to ``benchmarks/baseline.json``).
+Every tracked benchmark records its ``relative_cost``: the median, over rounds that
+interleave it with a fixed calibration workload, of its time divided by the
+calibration's (``benchmarks/conftest.py``). The gate fails when a relative cost grew by
+more than ``--tolerance`` (25%) over the baseline's. Refresh the baseline with
+``make bench-baseline`` after an intended change (it rewrites
+``benchmarks/baseline.json``; commit it).
 
     python -m benchmarks.check benchmarks/results.json benchmarks/baseline.json
 """
@@ -15,7 +17,6 @@ import json
 import sys
 from pathlib import Path
 
-CALIBRATION = "test_calibration"
 # Tracked: clone, step throughput, MCTS iterations, solver time (when present).
 TRACKED = (
     "test_clone",
@@ -28,11 +29,13 @@ TRACKED = (
 
 def normalised(path: Path) -> dict[str, float]:
     data = json.loads(path.read_text())
-    medians = {b["name"]: b["stats"]["median"] for b in data["benchmarks"]}
-    if CALIBRATION not in medians:
-        raise SystemExit(f"{path}: no {CALIBRATION} benchmark in this run")
-    cal = medians[CALIBRATION]
-    return {name: medians[name] / cal for name in TRACKED if name in medians}
+    out = {}
+    for b in data["benchmarks"]:
+        if b["name"] in TRACKED:
+            if "relative_cost" not in b["extra_info"]:
+                raise SystemExit(f"{path}: {b['name']} has no relative_cost")
+            out[b["name"]] = float(b["extra_info"]["relative_cost"])
+    return out
 
 
 def compare(run: dict[str, float], base: dict[str, float], tolerance: float) -> list[str]:
@@ -40,12 +43,12 @@ def compare(run: dict[str, float], base: dict[str, float], tolerance: float) -> 
     lines = []
     for name, value in run.items():
         if name not in base:
-            lines.append(f"new   {name}: {value:.4g} x calibration (no baseline)")
+            lines.append(f"new   {name}: {value:.4g} x the calibration workload (no baseline)")
             continue
         change = value / base[name] - 1
         verdict = "FAIL" if change > tolerance else "ok  "
         lines.append(f"{verdict}  {name}: {change:+.1%} vs baseline "
-                     f"({value:.4g} vs {base[name]:.4g} x calibration)")
+                     f"({value:.4g} vs {base[name]:.4g} x the calibration workload)")
     for name in base:
         if name not in run:
             lines.append(f"FAIL  {name}: in the baseline but missing from this run")

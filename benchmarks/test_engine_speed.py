@@ -7,9 +7,11 @@ than ``copy.deepcopy`` of the same mid-game state; >= 50,000 random steps/s (4 p
 from __future__ import annotations
 
 import copy
+import statistics
 import time
 import timeit
 
+from benchmarks.conftest import enforce_targets, relative_cost
 from benchmarks.positions import mid_game, random_game
 
 CLONE_TARGET_S = 2e-6
@@ -22,7 +24,13 @@ def test_clone(benchmark):  # type: ignore[no-untyped-def]
     benchmark.pedantic(s.clone, rounds=200, iterations=2000)
     median = benchmark.stats.stats.median
     benchmark.extra_info["clone_us"] = median * 1e6
-    assert median <= CLONE_TARGET_S, f"clone takes {median * 1e6:.2f} us"
+
+    def ten_thousand_clones() -> None:
+        for _ in range(10_000):
+            s.clone()
+
+    benchmark.extra_info["relative_cost"] = relative_cost(ten_thousand_clones)
+    assert not enforce_targets() or median <= CLONE_TARGET_S, f"clone takes {median * 1e6:.2f} us"
 
 
 def _best_of(fn, number: int, repeat: int = 7) -> float:  # type: ignore[no-untyped-def]
@@ -30,27 +38,38 @@ def _best_of(fn, number: int, repeat: int = 7) -> float:  # type: ignore[no-unty
 
 
 def test_clone_vs_deepcopy(benchmark):  # type: ignore[no-untyped-def]
-    """Both copies of the same state, interleaved in one run. ``deepcopy`` is measured
-    twice: of the state object as it is (which drags the catalogue along) and with the
-    catalogue shared through the memo (only the game state copied): the target must
-    hold for the stricter, second one."""
+    """Both copies of the same state, interleaved in one run (7 rounds; the ratio is the
+    median of the rounds' ratios, so a burst of machine noise moves one round only).
+    ``deepcopy`` is measured of the state with the catalogue shared through the memo
+    (only the game state copied: the stricter comparison, the target applies to it) and,
+    reported only, of the state object as it is (dragging the catalogue along)."""
     s = mid_game()
     memo_shared = {id(s.cat): s.cat}
-    benchmark.pedantic(lambda: copy.deepcopy(s, dict(memo_shared)), rounds=20, iterations=20)
-    deep_state = benchmark.stats.stats.median
-    clone = _best_of(s.clone, 20_000)
-    deep_state = min(deep_state, _best_of(lambda: copy.deepcopy(s, dict(memo_shared)), 50))
+
+    def deep() -> object:
+        return copy.deepcopy(s, dict(memo_shared))
+
+    benchmark.pedantic(deep, rounds=20, iterations=20)
+    clones, deeps, ratios = [], [], []
+    for _ in range(7):
+        c = min(timeit.repeat(s.clone, number=20_000, repeat=3)) / 20_000
+        d = min(timeit.repeat(deep, number=40, repeat=3)) / 40
+        clones.append(c)
+        deeps.append(d)
+        ratios.append(d / c)
     deep_all = _best_of(lambda: copy.deepcopy(s), 3, repeat=3)
+    clone = statistics.median(clones)
+    ratio = statistics.median(ratios)
     benchmark.extra_info.update({
         "clone_us": clone * 1e6,
-        "deepcopy_state_us": deep_state * 1e6,
+        "deepcopy_state_us": statistics.median(deeps) * 1e6,
         "deepcopy_with_catalogue_us": deep_all * 1e6,
-        "ratio_state": deep_state / clone,
+        "ratio_state": ratio,
         "ratio_with_catalogue": deep_all / clone,
     })
-    assert deep_state / clone >= DEEPCOPY_RATIO_TARGET, (
-        f"clone {clone * 1e6:.2f} us vs deepcopy {deep_state * 1e6:.1f} us: "
-        f"only {deep_state / clone:.0f}x")
+    assert not enforce_targets() or ratio >= DEEPCOPY_RATIO_TARGET, (
+        f"clone {clone * 1e6:.2f} us vs deepcopy {statistics.median(deeps) * 1e6:.1f} us: "
+        f"only {ratio:.0f}x")
 
 
 def test_random_game_throughput(benchmark):  # type: ignore[no-untyped-def]
@@ -66,10 +85,12 @@ def test_random_game_throughput(benchmark):  # type: ignore[no-untyped-def]
         totals["seconds"] += time.perf_counter() - t0
 
     benchmark.pedantic(ten_games, rounds=5, iterations=1, warmup_rounds=1)
+    benchmark.extra_info["relative_cost"] = relative_cost(lambda: random_game(4, 7), 15)
     steps_per_s = totals["steps"] / totals["seconds"]
     benchmark.extra_info.update({
         "steps_per_second": steps_per_s,
         "games_per_second": totals["games"] / totals["seconds"],
         "steps_per_game": totals["steps"] / totals["games"],
     })
-    assert steps_per_s >= STEPS_PER_SECOND_TARGET, f"{steps_per_s:.0f} steps/s"
+    assert not enforce_targets() or steps_per_s >= STEPS_PER_SECOND_TARGET, (
+        f"{steps_per_s:.0f} steps/s")

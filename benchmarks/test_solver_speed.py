@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 import engine
+from benchmarks.conftest import enforce_targets, relative_cost
 from benchmarks.positions import mid_game
 from engine.rules import apply_unchecked, face_up, random_step, tables
 from search.solvers import best_bookkeeping, best_expansions
@@ -120,9 +121,16 @@ def test_expansion_8_points(benchmark):  # type: ignore[no-untyped-def]
                      inputs, exp_mod.clear_cache)
     _report(benchmark, "dp", data)
     _report(benchmark, "cpsat", ref)
+
+    def all_inputs() -> None:
+        for x in inputs:
+            exp_mod.clear_cache()
+            best_expansions(x[0], x[1], points=8)
+
+    benchmark.extra_info["relative_cost"] = relative_cost(all_inputs, 7)
     median, p95 = statistics.median(data), _p95(data)
-    assert median <= EXP8_MEDIAN_S, f"median {median * 1e3:.1f} ms"
-    assert p95 <= EXP8_P95_S, f"p95 {p95 * 1e3:.1f} ms"
+    assert not enforce_targets() or median <= EXP8_MEDIAN_S, f"median {median * 1e3:.1f} ms"
+    assert not enforce_targets() or p95 <= EXP8_P95_S, f"p95 {p95 * 1e3:.1f} ms"
 
 
 def test_expansion_4_points(benchmark):  # type: ignore[no-untyped-def]
@@ -134,7 +142,7 @@ def test_expansion_4_points(benchmark):  # type: ignore[no-untyped-def]
     _report(benchmark, "dp", data)
     _report(benchmark, "cpsat", ref)
     median = statistics.median(data)
-    assert median <= EXP4_MEDIAN_S, f"median {median * 1e3:.2f} ms"
+    assert not enforce_targets() or median <= EXP4_MEDIAN_S, f"median {median * 1e3:.2f} ms"
 
 
 def test_bookkeeping_up_to_4_points(benchmark):  # type: ignore[no-untyped-def]
@@ -149,8 +157,15 @@ def test_bookkeeping_up_to_4_points(benchmark):  # type: ignore[no-untyped-def]
         sub = [t for t, x in zip(data, used, strict=True) if x.pool == pool]
         benchmark.extra_info[f"dp_median_ms_{pool}_points"] = round(
             statistics.median(sub) * 1e3, 3)
+
+    def all_books() -> None:
+        for x in inputs:
+            bk_mod.clear_cache()
+            best_bookkeeping(x)
+
+    benchmark.extra_info["relative_cost"] = relative_cost(all_books, 7)
     median = statistics.median(data)
-    assert median <= BOOK_MEDIAN_S, f"median {median * 1e3:.2f} ms"
+    assert not enforce_targets() or median <= BOOK_MEDIAN_S, f"median {median * 1e3:.2f} ms"
 
 
 def test_cache_hit(benchmark):  # type: ignore[no-untyped-def]
@@ -165,5 +180,5 @@ def test_cache_hit(benchmark):  # type: ignore[no-untyped-def]
                              repeat=5)) / 2000
     benchmark.extra_info["expansion_hit_us"] = round(median * 1e6, 2)
     benchmark.extra_info["bookkeeping_hit_us"] = round(book * 1e6, 2)
-    assert median <= HIT_S, f"expansion cache hit {median * 1e6:.1f} us"
-    assert book <= HIT_S, f"bookkeeping cache hit {book * 1e6:.1f} us"
+    assert not enforce_targets() or median <= HIT_S, f"expansion cache hit {median * 1e6:.1f} us"
+    assert not enforce_targets() or book <= HIT_S, f"bookkeeping cache hit {book * 1e6:.1f} us"

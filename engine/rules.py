@@ -78,6 +78,11 @@ class Tables:
         self.card_good = tuple(c.good for c in cat.cards)
         self.card_crate = tuple(c.crate for c in cat.cards)
         self.price_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.board_spaces = cat.bonus_spaces[: cat.board_bonus_count]
+        by_track: dict[int, list[tuple[int, int]]] = {}
+        for track, pos, index in cat.track_bonus_at:
+            by_track.setdefault(track, []).append((pos, index))
+        self.track_bonus_by_track = {k: tuple(v) for k, v in by_track.items()}
         # Which measure (coffee, bananas, cotton, helmets, bookkeeping) a card adds to.
         self.card_measure = tuple(
             c.good if c.kind == KIND_GOODS else MEASURE_EXPANSION if c.kind == KIND_EXPANSION
@@ -367,7 +372,6 @@ def _legal_act(s: State, item: Item) -> list[Step]:
     player = item[1]
     p = s.players[player]
     t = tables(s.cat)
-    cat = s.cat
     up = face_up(p)
     out: list[Step] = []
     for g in range(3):
@@ -375,8 +379,8 @@ def _legal_act(s: State, item: Item) -> list[Step]:
         if m:
             out.extend(_new(Step, ("goods", sub, -1, -1)) for sub in _subsets(m))
     if up & t.expansion_mask:
-        for c in range(4):
-            if base_posts(s, c):
+        for c, cols in enumerate(s.bases):
+            if cols[0] & 7 or cols[1] & 7 or cols[2] & 7:
                 out.append(_new(Step, ("expand", c, -1, -1)))
     for c in bits(up & t.keeper_mask):
         out.append(_new(Step, ("keeper", c, -1, -1)))
@@ -392,7 +396,6 @@ def _legal_act(s: State, item: Item) -> list[Step]:
         out.extend(_new(Step, ("end", d, -1, -1)) for d in decks)
     else:
         out.append(_new(Step, ("end", -1, -1, -1)))
-    del cat
     return out
 
 
@@ -401,7 +404,8 @@ def _legal_bonus(s: State, player: int, p: PlayerState) -> list[Step]:
     out: list[Step] = []
     occ = s.bonus
     meas: list[tuple[int, int, int, int, int]] | None = None
-    for sp in cat.bonus_spaces[: cat.board_bonus_count]:
+    t = tables(cat)
+    for sp in t.board_spaces:
         if occ[sp.index] != NOBODY:
             continue
         kind = sp.kind
@@ -431,11 +435,10 @@ def _legal_bonus(s: State, player: int, p: PlayerState) -> list[Step]:
                     out.append(_new(Step, ("majority", sp.index, li, -1)))
         elif kind == "bonus_tile" and p.cash >= sp.cost:
             out.append(_new(Step, ("reserve", sp.index, -1, -1)))
-    for track, pos, index in cat.track_bonus_at:
-        if occ[index] != NOBODY:
-            continue
-        for c in range(4):
-            if s.tracks[c] == track and p.track[c] >= pos:
+    by_track = t.track_bonus_by_track
+    for c, track in enumerate(s.tracks):
+        for pos, index in by_track.get(track, ()):
+            if occ[index] == NOBODY and p.track[c] >= pos:
                 out.append(_new(Step, ("track-bonus", index, -1, -1)))
     return out
 
