@@ -166,7 +166,8 @@ def _search(obs: engine.Observation, iterations: int | None, seconds: float | No
     from search.mcts import MCTS, SearchConfig, SearchResult
     from search.parallel import ParallelMCTS
 
-    cfg = SearchConfig(iterations=iterations, time=seconds, seed=seed)
+    # tree="round": the lines carry the other players' replies in their PV.
+    cfg = SearchConfig(iterations=iterations, time=seconds, seed=seed, tree="round")
     if jobs > 1:
         with console.status(f"{label}: searching with {jobs} processes"), \
                 ParallelMCTS(cfg, jobs=jobs) as par:

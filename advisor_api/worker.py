@@ -51,8 +51,9 @@ def run_analysis(task: Task, conn: Connection | None = None) -> dict[str, Any]:
     Returns ``{"stats": RootStats, "solved": solver plans}`` (the solvers only for the
     first job, ``task["solve"]``)."""
     obs = observation_from_json(task["observation"])
+    # tree="round": the advisor's lines carry the other players' replies in their PV.
     cfg = SearchConfig(iterations=task.get("iterations"), time=task.get("time"),
-                       seed=int(task.get("seed", 0)), report_every=32)
+                       seed=int(task.get("seed", 0)), report_every=32, tree="round")
     every = task.get("progress_every")
     last = time.perf_counter()
 
