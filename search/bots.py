@@ -157,7 +157,7 @@ class MCTSBot:
             max_rollout_steps=cfg.max_rollout_steps, widen_c=cfg.widen_c,
             widen_alpha=cfg.widen_alpha, weights=cfg.weights,
             margin_scale=cfg.margin_scale, rollout_noise=cfg.rollout_noise,
-            prior_visits=cfg.prior_visits, tree=cfg.tree,
+            prior_visits=cfg.prior_visits, tree=cfg.tree, node_priors=cfg.node_priors,
         )
 
     def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
@@ -211,6 +211,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     name, opts = parse_spec(spec)
     allowed = {"random": set(), "policy": set(), "greedy": {"samples"},
                "mcts": {"time", "iterations", "c", "horizon", "widen", "prior", "tree",
+                        "node_priors",
                         *WEIGHT_NAMES},
                "openspiel-mcts": {"time", "sims"}, "openspiel-ismcts": {"time", "sims"}}
     if name not in allowed:
@@ -239,6 +240,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                                widen_c=float(opts.get("widen", 3.0)),
                                prior_visits=int(opts.get("prior", 2)),
                                tree=opts.get("tree", "move"),
+                               node_priors=opts.get("node_priors", "0") in ("1", "true"),
                                weights=weights)
             return MCTSBot(cfg, name=spec)
     except ValueError as exc:

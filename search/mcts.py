@@ -57,6 +57,7 @@ class SearchConfig:
     rollout_noise: float = 0.3  # randomness of the policy finishing a turn
     prior_visits: int = 2  # root candidates start with this many visits of a greedy look
     tree: str = "move"  # "move": the tree holds only the searcher's move; "round": all
+    node_priors: bool = False  # every new tree node gets the greedy first look too
     weights: Weights = DEFAULT_WEIGHTS
 
     def __post_init__(self) -> None:
@@ -169,29 +170,32 @@ class MCTS:
         return self._result(me, root, done, time.perf_counter() - start)
 
     def _root_priors(self, obs: Observation, root: Node, horizon: int) -> None:
-        """Give every root candidate a first, greedy look: the step, the rest of the turn
-        by the quiet policy, the evaluator; counted as ``prior_visits`` visits."""
-        cfg = self.config
-        rng = random.Random(cfg.seed ^ 0x5EED)
-        state = determinize(obs, rng)
+        """Give every root candidate a first, greedy look (see :meth:`_give_priors`)."""
+        state = determinize(obs, random.Random(self.config.seed ^ 0x5EED))
         legal = candidate_steps(state, legal_steps(state))
-        if len(legal) < 2:
-            return
-        root.player = obs.viewer
+        if len(legal) >= 2:
+            self._give_priors(state, root, obs.viewer, legal, horizon)
+
+    def _give_priors(self, state: State, node: Node, player: int, legal: list[Step],
+                     horizon: int) -> None:
+        """Create a child per step, each with ``prior_visits`` visits of the value of: the
+        step, the rest of that turn by the quiet policy, the evaluator."""
+        cfg = self.config
         k = cfg.prior_visits
+        node.player = player
         for step in legal:
             after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
-                                  obs.viewer)
+                                  player)
             util, money = evaluate(after, cfg.weights)
             child = Node(state.n)
             child.n = child.avail = k
             child.w = [u * k for u in util]
             child.m = [x * k for x in money]
-            root.children[step] = child
-            root.n += k
+            node.children[step] = child
+            node.n += k
             for i in range(state.n):
-                root.w[i] += child.w[i]
-                root.m[i] += child.m[i]
+                node.w[i] += child.w[i]
+                node.m[i] += child.m[i]
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, obs: Observation, root: Node, me: int, horizon: int,
@@ -214,6 +218,8 @@ class MCTS:
             if player != me and cfg.tree == "move":
                 break
             legal = candidate_steps(state, legal)
+            if cfg.node_priors and not node.children and node is not root and len(legal) > 1:
+                self._give_priors(state, node, player, legal, horizon)
             node.player = player
             children = node.children
             known = []

@@ -74,10 +74,14 @@ def step_score(s: State, step: Step) -> float:
         return 3.0
     if kind == "place":
         p = s.players[s.todo[0][1]]
-        gap = step.b - p.ink
-        while gap > 1 and p.books[p.ink + gap - 1]:
-            gap -= 1  # a space right after the run of books the ink jar can walk
-        return 3.0 - 0.5 * gap
+        nxt = p.ink + 1
+        while nxt < len(p.books) and p.books[nxt]:
+            nxt += 1
+        if step.b == nxt:
+            return 3.0  # extends the run of books the ink jar can walk
+        if step.b <= p.ink:
+            return 0.2  # behind the ink jar: only to keep a bad book out of the way
+        return 1.5 if not p.books[step.b] else 0.5
     if kind in PASSIVE:
         return 0.2
     return 1.0
