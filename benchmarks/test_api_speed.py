@@ -9,16 +9,10 @@ Run with ``make bench``.
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -26,49 +20,18 @@ import pytest
 
 import engine
 from benchmarks.positions import mid_game
+from tests.service_process import serving
 
 SINGLE_TARGET_S = 1.2
 CONCURRENT = 8
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     tmp = tmp_path_factory.mktemp("api-speed")
-    port = _free_port()
-    script = Path(sys.executable).with_name("mombasa")
-    cmd = [str(script)] if script.exists() else [
-        sys.executable, "-c", "from advisor_api.cli import app; app()"]
-    env = {**os.environ, "MOMBASA_WORKERS": "2", "MOMBASA_MAX_QUEUE": "16"}
-    log = (tmp / "serve.log").open("wb")
-    proc = subprocess.Popen([*cmd, "serve", "--port", str(port), "--db",
-                             str(tmp / "games.db"), "--log-level", "warning"],
-                            stdout=log, stderr=log, env=env)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                if httpx.get(f"{url}/v1/health").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None and time.time() < deadline, "service did not start"
-            time.sleep(0.1)
+    env = {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_QUEUE": "16"}
+    with serving(tmp / "games.db", tmp / "serve.log", env) as (_, url):
         yield url
-    finally:
-        proc.send_signal(signal.SIGINT)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
 
 
 def _body(seed: int) -> dict[str, Any]:

@@ -22,10 +22,7 @@ from __future__ import annotations
 import random
 import time
 
-import pytest
-
-pyspiel = pytest.importorskip("pyspiel")
-
+import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import mcts as os_mcts  # noqa: E402
 
 import engine  # noqa: E402

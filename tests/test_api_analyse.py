@@ -118,9 +118,6 @@ def test_resting_deck_choice_with_end(api: TestClient) -> None:
 
 @pytest.mark.parametrize("kind", ["expansion", "action"])
 def test_solver_plan_on_expansion_lines(api: TestClient, kind: str) -> None:
-    solvers = pytest.importorskip("search.solvers")
-    if not hasattr(solvers, "best_expansions"):
-        pytest.skip("search.solvers has no best_expansions yet")
     s = position(kind, where=lambda s: any(st.kind in ("expand", "enter")
                                            for st in s.legal_steps()), tag="exp")
     r = _post(api, {"state": state_json(s), "limit": {"iterations": 200}, "multipv": 64})
@@ -138,9 +135,6 @@ def test_solver_plan_on_expansion_lines(api: TestClient, kind: str) -> None:
 
 
 def test_solver_plan_on_bookkeeping_lines(api: TestClient) -> None:
-    solvers = pytest.importorskip("search.solvers")
-    if not hasattr(solvers, "best_bookkeeping"):
-        pytest.skip("search.solvers has no best_bookkeeping yet")
     s = position("bookkeeping-points")
     r = _post(api, {"state": state_json(s), "limit": {"iterations": 100}, "multipv": 64})
     lines = r.json()["lines"]

@@ -3,68 +3,26 @@ and a restart (after SIGKILL) on the same database in the middle of a game."""
 
 from __future__ import annotations
 
-import os
 import random
-import signal
-import socket
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
+
+from tests.service_process import serving
 
 AI = "mcts:iterations=10"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _command() -> list[str]:
-    script = Path(sys.executable).with_name("mombasa")
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from advisor_api.cli import app; app()"]
 
 
 @contextmanager
 def served(db: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], httpx.Client]]:
     """``mombasa serve`` on a free port; yields the process and a client for it."""
-    port = _free_port()
-    env = {**os.environ, "MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"}
-    with log.open("ab") as out:
-        proc = subprocess.Popen([*_command(), "serve", "--port", str(port), "--db", str(db),
-                                 "--log-level", "warning"], stdout=out, stderr=out, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        with httpx.Client(base_url=base, timeout=30) as http:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    if http.get("/v1/health").status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if proc.poll() is not None or time.time() > deadline:
-                    pytest.fail(f"the service did not start:\n{log.read_text()}")
-                time.sleep(0.1)
-            yield proc, http
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    env = {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"}
+    with serving(db, log, env) as (proc, base), httpx.Client(base_url=base, timeout=30) as http:
+        yield proc, http
 
 
 def _view(http: httpx.Client, gid: str, seat: int = 1, wait: float = 20) -> dict[str, Any]:

@@ -7,10 +7,8 @@ import random
 from typing import Any
 
 import numpy as np
+import pyspiel  # noqa: E402
 import pytest
-
-pyspiel = pytest.importorskip("pyspiel")
-
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import engine  # noqa: E402

@@ -18,12 +18,7 @@ browser download.
 
 from __future__ import annotations
 
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,8 +26,9 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright import sync_api
 
-sync_api = pytest.importorskip("playwright.sync_api")
+from tests.service_process import serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
@@ -46,61 +42,21 @@ CONFLICT_LOG = "the server responded with a status of 409 (Conflict)"
 # Steps that end a decision soonest, so that the game is short.
 PREFERRED = ("end", "ready", "nobuy", "stop", "pounds", "halt", "noflip", "rest", "tile")
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason=f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def _command() -> list[str]:
-    script = Path(sys.executable).with_name("mombasa")
-    if script.exists():
-        return [str(script)]
-    return [sys.executable, "-c", "from advisor_api.cli import app; app()"]
 
 
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """``mombasa serve`` on a free port with a temporary database; yields its URL."""
     tmp = tmp_path_factory.mktemp("web")
-    log = tmp / "serve.log"
-    port = _free_port()
-    env = {**os.environ, "MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"}
-    with log.open("ab") as out:
-        proc = subprocess.Popen([*_command(), "serve", "--port", str(port), "--db",
-                                 str(tmp / "games.db"), "--log-level", "warning"],
-                                stdout=out, stderr=out, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                if httpx.get(f"{base}/v1/health", timeout=5).status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            if proc.poll() is not None or time.time() > deadline:
-                pytest.fail(f"the service did not start:\n{log.read_text()}")
-            time.sleep(0.1)
+    env = {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"}
+    with serving(tmp / "games.db", tmp / "serve.log", env) as (_, base):
         yield base
-    finally:
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGINT)
-            try:
-                proc.wait(15)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
