@@ -262,10 +262,6 @@ def company_mines(s: State, company: int) -> int:
     return sum(mines[r] for r, o in enumerate(s.owners) if o == company)
 
 
-def base_posts(s: State, company: int) -> int:
-    return sum(code & 7 for code in s.bases[company])
-
-
 # --------------------------------------------------------------------------------------
 # Legal steps
 # --------------------------------------------------------------------------------------
@@ -1370,10 +1366,6 @@ def _skip_place(s: State, item: Item) -> bool:
         return False
     s.todo = s.todo[1:]
     return True
-
-
-def _skip_plan(s: State, item: Item) -> bool:
-    return False
 
 
 _AUTO: dict[str, Callable[[State, Item], None]] = {

@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 
 from engine import State, Step
-from engine.rules import card_price, entry_costs, legal_steps, sample_chance, tables
+from engine.rules import card_price, legal_steps, sample_chance, tables
 from search.candidates import candidate_steps
 
 # Decisions the solvers answer (expansion routes, bookkeeping points, ink-jar moves).
@@ -101,20 +101,3 @@ def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None,
     scores = [step_score(s, st) + rng.random() * noise for st in legal]
     best = max(range(len(legal)), key=scores.__getitem__)
     return legal[best]
-
-
-def greedy_entry(s: State) -> Step | None:
-    """The richest region per point the pending expansion can enter now (None: stop)."""
-    item = s.todo[0]
-    company, points = item[2], item[3]
-    best, best_value = None, 0.0
-    for region, cost in entry_costs(s, company, points):
-        r = s.cat.regions[region].reward
-        value = (r.pounds + 1.5 * r.diamonds + r.track_steps + r.bookkeeping + 1) / cost
-        if value > best_value:
-            best, best_value = region, value
-    if best is None:
-        return None
-    cols = [k for k, code in enumerate(s.bases[company]) if code & 7]
-    col = min(cols, key=lambda k: (s.bases[company][k] & 7, k))
-    return Step("enter", best, col)
