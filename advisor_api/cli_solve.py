@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, cast
+from typing import Annotated, Any, NoReturn, TypeVar, cast
 
 import typer
 from rich.console import Console
@@ -63,6 +64,29 @@ def _header(s: engine.State) -> str:
     return f"round {s.round}, {who} to decide: {d.kind}"
 
 
+P = TypeVar("P")
+
+
+def _solve(solve: Callable[[], list[P]]) -> list[P]:
+    """Run a solver; a SolverError ends the command with its message."""
+    try:
+        return solve()
+    except SolverError as exc:
+        _fail(str(exc))
+
+
+def _emit_plans(s: engine.State, plans: list[Any]) -> None:
+    _emit_json({"decision": {"kind": s.decision.kind, "player": s.decision.player + 1},
+                "plans": [p.to_json(s.cat) for p in plans]})
+
+
+def _table(title: str, columns: tuple[tuple[str, str], ...]) -> Table:
+    table = Table(title=title)
+    for name, justify in columns:
+        table.add_column(name, justify=cast(Any, justify))
+    return table
+
+
 @solve_app.command("expansion")
 def expansion(
     state_file: StateArg,
@@ -75,20 +99,16 @@ def expansion(
     """The best expansion routes of COMPANY for the player deciding (at an expansion
     decision, or hypothetically at an action decision)."""
     s = _load(state_file)
-    try:
-        plans = best_expansions(s, company, points, k=top, method=cast(Any, method))
-    except SolverError as exc:
-        _fail(str(exc))
+    plans = _solve(lambda: best_expansions(s, company, points, k=top,
+                                           method=cast(Any, method)))
     cat = s.cat
     if as_json:
-        _emit_json({"decision": {"kind": s.decision.kind, "player": s.decision.player + 1},
-                    "plans": [p.to_json(cat) for p in plans]})
+        _emit_plans(s, plans)
         return
-    table = Table(title=f"Expansion of {company.upper()} ({_header(s)})")
-    for name, justify in (("#", "right"), ("value", "right"), ("route", "left"),
-                          ("rewards", "left"), ("points", "right"), ("returns", "left"),
-                          ("steps", "left")):
-        table.add_column(name, justify=cast(Any, justify))
+    table = _table(f"Expansion of {company.upper()} ({_header(s)})",
+                   (("#", "right"), ("value", "right"), ("route", "left"),
+                    ("rewards", "left"), ("points", "right"), ("returns", "left"),
+                    ("steps", "left")))
     ids = [c.id for c in cat.companies]
     for i, p in enumerate(plans, 1):
         route = " ".join(f"{cat.regions[r].id}/{k + 1}" for r, k in
@@ -114,19 +134,14 @@ def books(
     """The best ways to spend bookkeeping points (at a bookkeeping-points decision, or
     with --points hypothetically at an action decision)."""
     s = _load(state_file)
-    try:
-        plans = best_bookkeeping(s, points, k=top, method=cast(Any, method))
-    except SolverError as exc:
-        _fail(str(exc))
+    plans = _solve(lambda: best_bookkeeping(s, points, k=top, method=cast(Any, method)))
     cat = s.cat
     if as_json:
-        _emit_json({"decision": {"kind": s.decision.kind, "player": s.decision.player + 1},
-                    "plans": [p.to_json(cat) for p in plans]})
+        _emit_plans(s, plans)
         return
-    table = Table(title=f"Bookkeeping points ({_header(s)})")
-    for name, justify in (("#", "right"), ("value", "right"), ("books", "left"),
-                          ("pounds", "right"), ("coins", "right"), ("steps", "left")):
-        table.add_column(name, justify=cast(Any, justify))
+    table = _table(f"Bookkeeping points ({_header(s)})",
+                   (("#", "right"), ("value", "right"), ("books", "left"),
+                    ("pounds", "right"), ("coins", "right"), ("steps", "left")))
     for i, p in enumerate(plans, 1):
         taken = " ".join(f"{cat.books[b].name}@{cat.book_space_name(j)}"
                          for b, j in zip(p.books, p.spaces, strict=True)) or "-"
