@@ -350,7 +350,11 @@ def _legal_plan(s: State, item: Item) -> list[Step]:
     slots = [k for k in available_slots(s, p) if k > last]
     if slots:
         hand = p.hand & ~tables(s.cat).share_mask
-        out += [_new(Step, ("plan", c, k, -1)) for c in bits(hand) for k in slots]
+        while hand:
+            low = hand & -hand
+            c = low.bit_length() - 1
+            hand ^= low
+            out += [_new(Step, ("plan", c, k, -1)) for k in slots]
     return out
 
 
@@ -654,8 +658,19 @@ def sample_chance(s: State) -> Step:
     """The outcome of the pending chance event drawn from the state's own RNG."""
     if s.phase == OVER or s.todo[0][0] not in CHANCE_OPS:
         raise IllegalStep("no chance event is due")
-    outcomes = legal_steps(s)
     _, value = _next_rng(s.rng)
+    item = s.todo[0]
+    if item[0] in ("c_card", "c_book"):
+        # The same outcome as legal_steps(s)[value % n], without building the list:
+        # those outcomes are the set bits of a mask, lowest first.
+        mask = _stack_layer(s) if item[0] == "c_card" else _book_candidates(s, item[2])
+        k = value % mask.bit_count()
+        for _ in range(k):
+            mask &= mask - 1
+        low = (mask & -mask).bit_length() - 1
+        kind = "deal-card" if item[0] == "c_card" else "deal-book"
+        return _new(Step, (kind, low, item[2], -1))
+    outcomes = legal_steps(s)
     return outcomes[value % len(outcomes)]
 
 
