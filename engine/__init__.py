@@ -10,7 +10,7 @@ Decision('resting-cards', player=0)
 >>> steps = s.legal_steps()
 >>> steps[0].text(s.cat)
 'rest cof1/1 ban1/1 exp1/1'
->>> s = s.apply(engine.Step.parse("rest ban1/1 cof1/1 exp1/1", s.cat))
+>>> s = s.apply(engine.Step.parse("rest ban1/1 cof1/1 exp2/1", s.cat))
 >>> s.decision.player
 1
 """

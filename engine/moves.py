@@ -4,7 +4,7 @@
 >>> s = engine.new_game(players=2, seed=2)
 >>> while s.decision.kind == "chance":
 ...     s = s.apply(s.sample_chance())
->>> m = engine.Move.parse(0, "rest cof1/1 ban1/1 exp1/1", s.cat)
+>>> m = engine.Move.parse(0, "rest cof1/1 ban1/1 exp2/1", s.cat)
 >>> s2 = apply_move(s, m)
 >>> s2.decision.player
 1
