@@ -113,17 +113,23 @@ def _report(benchmark: Any, name: str, data: list[float]) -> None:
     benchmark.extra_info[f"{name}_n"] = len(data)
 
 
-def test_expansion_8_points(benchmark):  # type: ignore[no-untyped-def]
+def _expansion_bench(benchmark: Any, points: int) -> list[float]:
+    """Time dp on every input (CP-SAT reported beside it); returns the dp timings."""
     inputs = expansion_inputs()
-    data, _ = _timed(benchmark, lambda x: best_expansions(x[0], x[1], points=8), inputs,
+    data, _ = _timed(benchmark, lambda x: best_expansions(x[0], x[1], points=points), inputs,
                      exp_mod.clear_cache, rounds=len(inputs) * 3)
-    ref = _reference(lambda x: best_expansions(x[0], x[1], points=8, method="cpsat"),
+    ref = _reference(lambda x: best_expansions(x[0], x[1], points=points, method="cpsat"),
                      inputs, exp_mod.clear_cache)
     _report(benchmark, "dp", data)
     _report(benchmark, "cpsat", ref)
+    return data
+
+
+def test_expansion_8_points(benchmark):  # type: ignore[no-untyped-def]
+    data = _expansion_bench(benchmark, 8)
 
     def all_inputs() -> None:
-        for x in inputs:
+        for x in expansion_inputs():
             exp_mod.clear_cache()
             best_expansions(x[0], x[1], points=8)
 
@@ -134,13 +140,7 @@ def test_expansion_8_points(benchmark):  # type: ignore[no-untyped-def]
 
 
 def test_expansion_4_points(benchmark):  # type: ignore[no-untyped-def]
-    inputs = expansion_inputs()
-    data, _ = _timed(benchmark, lambda x: best_expansions(x[0], x[1], points=4), inputs,
-                     exp_mod.clear_cache, rounds=len(inputs) * 3)
-    ref = _reference(lambda x: best_expansions(x[0], x[1], points=4, method="cpsat"),
-                     inputs, exp_mod.clear_cache)
-    _report(benchmark, "dp", data)
-    _report(benchmark, "cpsat", ref)
+    data = _expansion_bench(benchmark, 4)
     median = statistics.median(data)
     assert not enforce_targets() or median <= EXP4_MEDIAN_S, f"median {median * 1e3:.2f} ms"
 
