@@ -24,7 +24,7 @@ from typing import Protocol
 from engine import Move, Observation, State, Step, determinize, observe
 from engine.rules import CHANCE_OPS, apply_unchecked, legal_steps
 from search.candidates import candidate_steps
-from search.evaluator import DEFAULT_WEIGHTS, Weights, estimate_money
+from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, Weights, money_estimate
 from search.mcts import MCTS, SearchConfig, SearchResult, subtree
 from search.policy import policy_step
 
@@ -101,14 +101,17 @@ class GreedyBot:
     opponent's)."""
 
     def __init__(self, seed: int = 0, weights: Weights = DEFAULT_WEIGHTS,
-                 samples: int = 1) -> None:
+                 samples: int = 1, evaluator: str = "hand") -> None:
+        if evaluator not in EVALUATORS:
+            raise ValueError(f"eval: one of {', '.join(EVALUATORS)}, got {evaluator!r}")
         self.name = "greedy"
         self.rng = random.Random(seed)
         self.weights = weights
         self.samples = samples
+        self.evaluator = evaluator
 
     def _value(self, state: State, me: int) -> float:
-        money = estimate_money(state, self.weights)
+        money = money_estimate(state, self.weights, self.evaluator)
         others = max(m for i, m in enumerate(money) if i != me)
         return money[me] - others
 
@@ -158,6 +161,7 @@ class MCTSBot:
             widen_alpha=cfg.widen_alpha, weights=cfg.weights,
             margin_scale=cfg.margin_scale, rollout_noise=cfg.rollout_noise,
             prior_visits=cfg.prior_visits, tree=cfg.tree, node_priors=cfg.node_priors,
+            evaluator=cfg.evaluator,
         )
 
     def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
@@ -209,9 +213,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     ``openspiel`` extra).
     """
     name, opts = parse_spec(spec)
-    allowed = {"random": set(), "policy": set(), "greedy": {"samples"},
+    allowed = {"random": set(), "policy": set(), "greedy": {"samples", "eval"},
                "mcts": {"time", "iterations", "c", "horizon", "widen", "prior", "tree",
-                        "node_priors",
+                        "node_priors", "eval",
                         *WEIGHT_NAMES},
                "openspiel-mcts": {"time", "sims"}, "openspiel-ismcts": {"time", "sims"}}
     if name not in allowed:
@@ -226,7 +230,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         if name == "policy":
             return PolicyBot(seed)
         if name == "greedy":
-            return GreedyBot(seed, samples=int(opts.get("samples", 1)))
+            return GreedyBot(seed, samples=int(opts.get("samples", 1)),
+                             evaluator=opts.get("eval", "hand"))
         if name == "mcts":
             t = float(opts["time"]) if "time" in opts else None
             it = int(opts["iterations"]) if "iterations" in opts else None
@@ -241,6 +246,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                                prior_visits=int(opts.get("prior", 2)),
                                tree=opts.get("tree", "move"),
                                node_priors=opts.get("node_priors", "0") in ("1", "true"),
+                               evaluator=opts.get("eval", "hand"),
                                weights=weights)
             return MCTSBot(cfg, name=spec)
     except ValueError as exc:

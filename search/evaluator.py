@@ -21,6 +21,7 @@ from functools import cache
 from engine import State
 from engine.catalogue import Catalogue
 from engine.rules import Tables, tables
+from search.value_model import default_model
 
 ROUNDS = 7
 
@@ -163,9 +164,24 @@ def terminal_utilities(s: State) -> list[float]:
     return [1.0 / len(winners) if i in winners else 0.0 for i in range(len(totals))]
 
 
-def evaluate(s: State, w: Weights = DEFAULT_WEIGHTS) -> tuple[list[float], list[float]]:
+EVALUATORS = ("hand", "learned")
+
+
+def money_estimate(s: State, w: Weights = DEFAULT_WEIGHTS,
+                   evaluator: str = "hand") -> list[float]:
+    """Estimated final money per player by the named evaluator: ``"hand"`` (the formula
+    of :func:`estimate_money`) or ``"learned"`` (:mod:`search.value_model`)."""
+    if evaluator == "learned":
+        return default_model().predict(s)
+    if evaluator != "hand":
+        raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, got {evaluator!r}")
+    return estimate_money(s, w)
+
+
+def evaluate(s: State, w: Weights = DEFAULT_WEIGHTS,
+             evaluator: str = "hand") -> tuple[list[float], list[float]]:
     """(utilities, estimated money) per player; exact at the end of the game."""
-    money = estimate_money(s, w)
+    money = money_estimate(s, w, evaluator)
     if s.is_over():
         return terminal_utilities(s), money
     scale = w.win_scale * (1.0 + rounds_left(s))

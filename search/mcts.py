@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from engine import Observation, State, Step, determinize
 from engine.rules import CHANCE_OPS, HIDDEN_OPS, apply_unchecked, legal_steps, sample_chance
 from search.candidates import candidate_steps
-from search.evaluator import DEFAULT_WEIGHTS, Weights, evaluate
+from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, Weights, evaluate
 from search.policy import policy_step, step_score
 
 
@@ -59,6 +59,7 @@ class SearchConfig:
     tree: str = "move"  # "move": the tree holds only the searcher's move; "round": all
     node_priors: bool = False  # every new tree node gets the greedy first look too
     weights: Weights = DEFAULT_WEIGHTS
+    evaluator: str = "hand"  # leaf evaluator: "hand" formula or "learned" value model
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -69,6 +70,9 @@ class SearchConfig:
             raise ValueError(f"time: must be > 0 seconds, got {self.time}")
         if self.tree not in ("move", "round"):
             raise ValueError(f"tree: 'move' or 'round', got {self.tree!r}")
+        if self.evaluator not in EVALUATORS:
+            raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
+                             f"got {self.evaluator!r}")
         if self.horizon not in ("turn", "cycle", "round", "game"):
             raise ValueError(
                 f"horizon: 'turn', 'cycle', 'round' or 'game', got {self.horizon!r}")
@@ -186,7 +190,7 @@ class MCTS:
         for step in legal:
             after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
                                   player)
-            util, money = evaluate(after, cfg.weights)
+            util, money = evaluate(after, cfg.weights, cfg.evaluator)
             child = Node(state.n)
             child.n = child.avail = k
             child.w = [u * k for u in util]
@@ -248,7 +252,7 @@ class MCTS:
             state = apply_unchecked(state, step)
             path.append(node)
         state = self._rollout(state, horizon, rng, me)
-        util, money = evaluate(state, cfg.weights)
+        util, money = evaluate(state, cfg.weights, cfg.evaluator)
         for nd in path:
             nd.n += 1
             w, m = nd.w, nd.m

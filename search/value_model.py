@@ -1,0 +1,171 @@
+"""The learned value model: estimated final money as a linear function of features.
+
+One weight vector per (players, round, phase) bucket, fitted by ridge regression on
+self-play games (:mod:`search.selfplay`) to each player's final money. Because it is
+fitted on positions at every point of the turn order, its estimates are consistent
+whether a leaf stops before or after a player's turn, which a hand-weighted formula
+is not. The shipped model is ``search/data/value_model.json``; rebuild it with
+``mombasa train-value`` (see ``docs/search.md``).
+
+>>> import engine
+>>> model = default_model()
+>>> s = engine.new_game(players=3, seed=2)
+>>> len(model.predict(s))
+3
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from engine import State, score
+from search.features import FEATURES, bucket, player_features
+
+DEFAULT_PATH = Path(__file__).parent / "data" / "value_model.json"
+Bucket = tuple[int, int, int]
+
+
+@dataclass
+class Dataset:
+    """Rows of (bucket, features) with the final money of the row's player."""
+
+    buckets: np.ndarray  # (rows, 3) int: players, round, phase
+    features: np.ndarray  # (rows, len(FEATURES)) float
+    targets: np.ndarray  # (rows,) float: the player's final money
+    games: np.ndarray  # (rows,) int: which game the row came from (for held-out splits)
+
+    @staticmethod
+    def concat(parts: list[Dataset]) -> Dataset:
+        return Dataset(
+            np.concatenate([p.buckets for p in parts]),
+            np.concatenate([p.features for p in parts]),
+            np.concatenate([p.targets for p in parts]),
+            np.concatenate([p.games for p in parts]),
+        )
+
+    def save(self, path: str) -> None:
+        np.savez_compressed(path, buckets=self.buckets, features=self.features,
+                            targets=self.targets, games=self.games)
+
+    @staticmethod
+    def load(path: str) -> Dataset:
+        with np.load(path) as z:
+            return Dataset(z["buckets"], z["features"], z["targets"], z["games"])
+
+
+class ValueModelError(ValueError):
+    """A model file that cannot be used (names what is wrong)."""
+
+
+@dataclass
+class ValueModel:
+    """Weights per bucket; ``predict`` gives every player's estimated final money."""
+
+    weights: dict[Bucket, tuple[float, ...]]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def predict(self, s: State) -> list[float]:
+        """Estimated final money per player (the exact totals once the game is over)."""
+        if s.is_over():
+            return [float(sc.total) for sc in score(s)]
+        w = self.weights.get(bucket(s))
+        if w is None:
+            w = self._nearest(bucket(s))
+        return [sum(a * b for a, b in zip(w, row, strict=True)) for row in player_features(s)]
+
+    def _nearest(self, b: Bucket) -> tuple[float, ...]:
+        same = [k for k in self.weights if k[0] == b[0]] or list(self.weights)
+        key = min(same, key=lambda k: (abs(k[0] - b[0]), abs(k[1] - b[1]), k[2] != b[2]))
+        self.weights[b] = self.weights[key]
+        return self.weights[key]
+
+    # -- files ---------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": "mombasa-value-model/1",
+            "features": list(FEATURES),
+            "meta": self.meta,
+            "buckets": {f"{n}/{r}/{ph}": list(w)
+                        for (n, r, ph), w in sorted(self.weights.items())},
+        }
+
+    @staticmethod
+    def from_json(raw: dict[str, Any]) -> ValueModel:
+        if raw.get("format") != "mombasa-value-model/1":
+            raise ValueModelError(f"format: expected 'mombasa-value-model/1', "
+                                  f"got {raw.get('format')!r}")
+        if raw.get("features") != list(FEATURES):
+            raise ValueModelError("features: the model was fitted on other features "
+                                  "than search.features.FEATURES; retrain it")
+        weights: dict[Bucket, tuple[float, ...]] = {}
+        for key, w in raw.get("buckets", {}).items():
+            parts = key.split("/")
+            if len(parts) != 3 or not all(x.isdigit() for x in parts):
+                raise ValueModelError(f"buckets: key {key!r} is not players/round/phase")
+            if len(w) != len(FEATURES):
+                raise ValueModelError(f"buckets.{key}: {len(w)} weights for "
+                                      f"{len(FEATURES)} features")
+            weights[(int(parts[0]), int(parts[1]), int(parts[2]))] = tuple(map(float, w))
+        if not weights:
+            raise ValueModelError("buckets: empty")
+        return ValueModel(weights, dict(raw.get("meta", {})))
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
+
+    @staticmethod
+    def load(path: str | Path) -> ValueModel:
+        try:
+            raw = json.loads(Path(path).read_text())
+        except (OSError, json.JSONDecodeError) as exc:
+            raise ValueModelError(f"{path}: {exc}") from None
+        return ValueModel.from_json(raw)
+
+
+@cache
+def default_model() -> ValueModel:
+    """The shipped model (loaded once per process)."""
+    return ValueModel.load(DEFAULT_PATH)
+
+
+def fit(data: Dataset, ridge: float = 1.0, min_rows: int = 200,
+        meta: dict[str, Any] | None = None) -> ValueModel:
+    """Ridge regression per bucket (features scaled; the bias is not penalised).
+
+    Buckets with fewer than ``min_rows`` rows are left out; prediction then falls back
+    to the nearest fitted bucket.
+    """
+    weights: dict[Bucket, tuple[float, ...]] = {}
+    keys = {tuple(int(x) for x in row) for row in data.buckets}
+    for key in sorted(keys):
+        mask = np.all(data.buckets == np.array(key), axis=1)
+        if mask.sum() < min_rows:
+            continue
+        weights[(key[0], key[1], key[2])] = tuple(
+            float(x) for x in ridge_fit(data.features[mask], data.targets[mask], ridge))
+    if not weights:
+        raise ValueModelError(f"no bucket has {min_rows} rows: play more games")
+    return ValueModel(weights, meta or {})
+
+
+def ridge_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
+    """Least squares with an L2 penalty of ``ridge`` on standardised columns."""
+    scale = np.sqrt(np.mean(x * x, axis=0))
+    scale[scale == 0] = 1.0
+    xs = x / scale
+    penalty = np.full(x.shape[1], ridge)
+    penalty[0] = 0.0  # the bias column
+    a = xs.T @ xs + np.diag(penalty)
+    w = np.linalg.solve(a, xs.T @ y)
+    return w / scale
+
+
+def mean_abs_error(predict: Any, data: Dataset) -> float:
+    """Mean absolute error of ``predict(bucket, features) -> money`` over ``data``."""
+    return float(np.mean(np.abs(predict(data) - data.targets)))
