@@ -449,6 +449,64 @@ def split_players(text: str) -> list[str]:
     return specs
 
 
+@app.command("train-value")
+def train_value(
+    out: Annotated[Path, typer.Option(help="Write the fitted model here (JSON).")],
+    bot: Annotated[str, typer.Option(help="Bot spec playing the self-play games.")]
+    = "greedy:eval=learned",
+    games: Annotated[int, typer.Option(min=1, help="Games per player count.")] = 500,
+    players: Annotated[str, typer.Option(help="Player counts, comma separated.")] = "2,3,4",
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the series.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Games played in parallel.")] = 1,
+    explore: Annotated[float, typer.Option(min=0.0, max=1.0, help="Share of moves played "
+                                                                  "by the quick policy.")]
+    = 0.1,
+    ridge: Annotated[float, typer.Option(min=0.0, help="L2 penalty of the fit.")] = 1.0,
+    data: Annotated[list[Path] | None, typer.Option(help="Recorded games (.npz) to add; "
+                                                         "repeatable.")] = None,
+    save_data: Annotated[Path | None, typer.Option(help="Also save the games played "
+                                                        "(.npz).")] = None,
+) -> None:
+    """Fit the learned evaluator on recorded self-play games; report held-out errors."""
+    from search.dataset import Dataset
+    from search.selfplay import generate
+    from search.training import train
+
+    try:
+        counts = tuple(int(x) for x in players.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"expected numbers like 2,3,4, got {players!r}",
+                                 param_hint="--players") from None
+    if not counts or any(not 2 <= n <= 4 for n in counts):
+        raise typer.BadParameter(f"player counts must be 2-4, got {players!r}",
+                                 param_hint="--players")
+    try:
+        from search.bots import make_bot
+
+        make_bot(bot)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--bot") from None
+    parts = []
+    for path in data or []:
+        try:
+            parts.append(Dataset.load(str(path)))
+        except (OSError, ValueError) as exc:
+            raise typer.BadParameter(str(exc), param_hint="--data") from None
+    console = Console(stderr=True)
+    console.print(f"self-play: {games} games x {len(counts)} player counts of {bot}")
+    played = generate(bot, games, players=counts, seed=seed, explore=explore, jobs=jobs)
+    if save_data is not None:
+        played.save(str(save_data))
+    parts.append(played)
+    meta = {"bot": bot, "explore": explore, "seed": seed, "players": list(counts),
+            "extra_data": [p.name for p in data or []]}
+    model, report = train(Dataset.concat(parts), ridge=ridge, meta=meta)
+    model.save(out)
+    for line in report.lines():
+        typer.echo(line)
+    typer.echo(f"model written to {out}")
+
+
 @app.command()
 def arena(
     players: Annotated[str, typer.Option(help="Bot specs, one per seat, comma separated: "

@@ -244,9 +244,9 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                                horizon=opts.get("horizon", "turn"),
                                widen_c=float(opts.get("widen", 3.0)),
                                prior_visits=int(opts.get("prior", 2)),
-                               tree=opts.get("tree", "move"),
+                               tree=opts.get("tree", "round"),
                                node_priors=opts.get("node_priors", "0") in ("1", "true"),
-                               evaluator=opts.get("eval", "hand"),
+                               evaluator=opts.get("eval", "learned"),
                                weights=weights)
             return MCTSBot(cfg, name=spec)
     except ValueError as exc:

@@ -56,10 +56,10 @@ class SearchConfig:
     margin_scale: float = 10.0  # pounds of lead over the best opponent worth 1.0 in UCB
     rollout_noise: float = 0.3  # randomness of the policy finishing a turn
     prior_visits: int = 2  # root candidates start with this many visits of a greedy look
-    tree: str = "move"  # "move": the tree holds only the searcher's move; "round": all
+    tree: str = "round"  # "round": every public move of the round; "move": only the own
     node_priors: bool = False  # every new tree node gets the greedy first look too
     weights: Weights = DEFAULT_WEIGHTS
-    evaluator: str = "hand"  # leaf evaluator: "hand" formula or "learned" value model
+    evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:

@@ -20,8 +20,9 @@ import numpy as np
 
 from engine import apply_move, new_game, observe, score
 from search.bots import make_bot
+from search.dataset import Dataset
+from search.evaluator import estimate_money
 from search.features import FEATURES, bucket, player_features
-from search.value_model import Dataset
 
 
 def play_recorded(specs: list[str], seed: int, explore: float = 0.1,
@@ -35,6 +36,7 @@ def play_recorded(specs: list[str], seed: int, explore: float = 0.1,
     buckets: list[tuple[int, int, int]] = []
     rows: list[list[float]] = []
     players: list[int] = []
+    hand: list[float] = []
     while not s.is_over():
         d = s.decision
         if d.kind == "chance":
@@ -45,6 +47,7 @@ def play_recorded(specs: list[str], seed: int, explore: float = 0.1,
             buckets.append(b)
             rows.append(row)
             players.append(i)
+        hand.extend(estimate_money(s))
         bot = explorer if rng.random() < explore else bots[d.player]
         s = apply_move(s, bot.choose(observe(s, d.player)))
     totals = [sc.total for sc in score(s)]
@@ -53,6 +56,7 @@ def play_recorded(specs: list[str], seed: int, explore: float = 0.1,
         np.array(rows, dtype=np.float64).reshape(-1, len(FEATURES)),
         np.array([totals[i] for i in players], dtype=np.float64),
         np.full(len(rows), game_id, dtype=np.int32),
+        np.array(hand, dtype=np.float64),
     )
 
 
@@ -64,7 +68,7 @@ def _one(args: tuple[list[str], int, float, int]) -> Dataset:
 def generate(spec: str, games: int, players: tuple[int, ...] = (2, 3, 4), seed: int = 0,
              explore: float = 0.1, jobs: int = 1) -> Dataset:
     """``games`` self-play games of ``spec`` for each player count, recorded."""
-    tasks = []
+    tasks: list[tuple[list[str], int, float, int]] = []
     for n in players:
         for _g in range(games):
             game_id = len(tasks)

@@ -25,38 +25,11 @@ from typing import Any
 import numpy as np
 
 from engine import State, score
+from search.dataset import Dataset
 from search.features import FEATURES, bucket, player_features
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "value_model.json"
 Bucket = tuple[int, int, int]
-
-
-@dataclass
-class Dataset:
-    """Rows of (bucket, features) with the final money of the row's player."""
-
-    buckets: np.ndarray  # (rows, 3) int: players, round, phase
-    features: np.ndarray  # (rows, len(FEATURES)) float
-    targets: np.ndarray  # (rows,) float: the player's final money
-    games: np.ndarray  # (rows,) int: which game the row came from (for held-out splits)
-
-    @staticmethod
-    def concat(parts: list[Dataset]) -> Dataset:
-        return Dataset(
-            np.concatenate([p.buckets for p in parts]),
-            np.concatenate([p.features for p in parts]),
-            np.concatenate([p.targets for p in parts]),
-            np.concatenate([p.games for p in parts]),
-        )
-
-    def save(self, path: str) -> None:
-        np.savez_compressed(path, buckets=self.buckets, features=self.features,
-                            targets=self.targets, games=self.games)
-
-    @staticmethod
-    def load(path: str) -> Dataset:
-        with np.load(path) as z:
-            return Dataset(z["buckets"], z["features"], z["targets"], z["games"])
 
 
 class ValueModelError(ValueError):
@@ -164,8 +137,3 @@ def ridge_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:
     a = xs.T @ xs + np.diag(penalty)
     w = np.linalg.solve(a, xs.T @ y)
     return w / scale
-
-
-def mean_abs_error(predict: Any, data: Dataset) -> float:
-    """Mean absolute error of ``predict(bucket, features) -> money`` over ``data``."""
-    return float(np.mean(np.abs(predict(data) - data.targets)))

@@ -1,0 +1,175 @@
+"""The learned evaluator: features, self-play recording, fitting, model files, and the
+shipped model's accuracy against the hand formula on games it was not fitted on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import engine
+from benchmarks.positions import mid_game
+from search.bots import make_bot
+from search.dataset import Dataset
+from search.evaluator import estimate_money, evaluate, money_estimate
+from search.features import FEATURES, INDEX, bucket, player_features
+from search.mcts import MCTS, SearchConfig
+from search.selfplay import generate, play_recorded
+from search.training import predict_rows, train
+from search.value_model import ValueModel, ValueModelError, default_model, fit, ridge_fit
+
+
+def test_features_read_the_players_resources() -> None:
+    s = mid_game(3, 4, 2)
+    rows = player_features(s)
+    assert len(rows) == 3
+    for p, row in zip(s.players, rows, strict=True):
+        assert len(row) == len(FEATURES)
+        assert row[INDEX["bias"]] == 1.0
+        assert row[INDEX["cash"]] == p.cash
+        assert row[INDEX["diamond_value"]] == s.cat.diamond_values[p.diamond]
+        assert row[INDEX["bookkeeping_value"]] == s.cat.bookkeeping_values[p.ink]
+        assert row[INDEX["ended"]] == float(p.ended)
+    assert bucket(s) == (3, s.round, 1 if s.phase == 2 else 0)
+
+
+def test_unused_units_count_only_while_the_round_is_played() -> None:
+    """Cards face up in the action area are worth something only until the player ends
+    the action phase (rules: cards are used once per round)."""
+    s = mid_game(2, 3, 2)
+    now = [INDEX[f"now_{m}"] for m in ("coffee", "bananas", "cotton", "helmets",
+                                        "bookkeeping")]
+    for p, row in zip(s.players, player_features(s), strict=True):
+        if p.ended:
+            assert all(row[i] == 0 for i in now)
+
+
+def test_recorded_targets_are_the_final_money_of_each_row_player() -> None:
+    data = play_recorded(["policy", "random"], seed=5)
+    assert len({float(t) for t in data.targets}) == 2  # two players, two totals
+    assert data.features.shape == (len(data.targets), len(FEATURES))
+    assert np.all(data.buckets[:, 0] == 2)
+    assert np.all(np.diff(data.buckets[:, 1]) >= 0)  # rounds recorded in order
+    assert np.isfinite(data.hand).all()
+
+
+def test_ridge_fit_recovers_a_known_linear_relation() -> None:
+    rng = np.random.default_rng(0)
+    x = np.column_stack([np.ones(500), rng.normal(size=(500, 3)) * [1, 10, 100]])
+    true = np.array([5.0, 2.0, -0.5, 0.03])
+    w = ridge_fit(x, x @ true, ridge=1e-6)
+    assert np.allclose(w, true, atol=1e-3)
+
+
+def test_fit_and_predict_agree_row_by_row() -> None:
+    data = generate("policy", games=8, players=(2,), seed=2)
+    model = fit(data, min_rows=10)
+    s = mid_game(2, 3, 2)
+    direct = model.predict(s)
+    row = player_features(s)
+    w = np.array(model.weights.get(bucket(s)) or model._nearest(bucket(s)))
+    assert direct == pytest.approx(list(np.array(row) @ w))
+    assert predict_rows(model, data).shape == data.targets.shape
+
+
+def test_training_reports_held_out_errors_of_both_evaluators() -> None:
+    data = generate("policy", games=10, players=(2,), seed=3)
+    model, report = train(data, min_rows=20, meta={"bot": "policy"})
+    assert report.games == 2  # games 0 and 5 of ten are held out
+    assert report.learned_mae > 0 and report.hand_mae > 0
+    assert set(report.by_round) <= set(range(1, 8))
+    assert model.meta["bot"] == "policy" and model.meta["games"] == 10
+    assert "held-out" in report.lines()[0]
+
+
+def test_model_file_round_trip_and_clear_errors(tmp_path: Path) -> None:
+    model = default_model()
+    path = tmp_path / "m.json"
+    model.save(path)
+    again = ValueModel.load(path)
+    assert again.weights == model.weights
+    raw = json.loads(path.read_text())
+    raw["features"] = raw["features"][:-1]
+    with pytest.raises(ValueModelError, match="features"):
+        ValueModel.from_json(raw)
+    raw = json.loads(path.read_text())
+    key = next(iter(raw["buckets"]))
+    raw["buckets"][key] = raw["buckets"][key][:3]
+    with pytest.raises(ValueModelError, match=f"buckets.{key}: 3 weights"):
+        ValueModel.from_json(raw)
+    raw = json.loads(path.read_text())
+    raw["buckets"] = {"two/1/0": raw["buckets"][key]}
+    with pytest.raises(ValueModelError, match="'two/1/0'"):
+        ValueModel.from_json(raw)
+    with pytest.raises(ValueModelError, match="format"):
+        ValueModel.from_json({"format": "other"})
+    path.write_text("{not json")
+    with pytest.raises(ValueModelError, match="m.json"):
+        ValueModel.load(path)
+
+
+def test_dataset_concat_keeps_games_apart(tmp_path: Path) -> None:
+    a = play_recorded(["policy", "policy"], seed=1)
+    b = play_recorded(["policy", "policy"], seed=2)
+    both = Dataset.concat([a, b])
+    assert len(set(both.games.tolist())) == 2
+    path = str(tmp_path / "d.npz")
+    both.save(path)
+    assert np.array_equal(Dataset.load(path).targets, both.targets)
+
+
+def test_learned_estimate_is_exact_when_the_game_is_over() -> None:
+    s = engine.new_game(players=2, seed=9)
+    import random
+
+    rng = random.Random(9)
+    while not s.is_over():
+        s = s.apply(s.sample_chance() if s.decision.kind == "chance"
+                    else rng.choice(s.legal_steps()))
+    totals = [float(sc.total) for sc in engine.score(s)]
+    assert money_estimate(s, evaluator="learned") == totals
+    utilities, money = evaluate(s, evaluator="learned")
+    assert money == totals and sum(utilities) == pytest.approx(1.0)
+
+
+def test_unknown_evaluator_is_refused() -> None:
+    s = mid_game(2, 3, 2)
+    with pytest.raises(ValueError, match="evaluator"):
+        money_estimate(s, evaluator="oracle")
+    with pytest.raises(ValueError, match="evaluator"):
+        SearchConfig(iterations=5, evaluator="oracle")
+    with pytest.raises(ValueError, match="eval"):
+        make_bot("greedy:eval=oracle")
+
+
+def test_search_with_the_learned_evaluator_reports_its_money() -> None:
+    s = mid_game(2, 4, 2)
+    obs = engine.observe(s, s.decision.player)
+    result = MCTS(SearchConfig(iterations=60, seed=1, evaluator="learned",
+                               tree="round")).search(obs)
+    assert result.lines and all(len(ln.money) == 2 for ln in result.lines)
+
+
+def test_shipped_model_beats_the_hand_formula_on_unseen_games() -> None:
+    """Fresh greedy games (seeds not used in training): the learned estimate of each
+    player's final money is closer than the formula's, summed over all positions."""
+    learned_err = hand_err = 0.0
+    model = default_model()
+    for g in range(6):
+        bots = [make_bot("greedy", seed=424_242 + 2 * g + i) for i in range(2)]
+        s = engine.new_game(players=2, seed=515_151 + g)
+        seen = []
+        while not s.is_over():
+            d = s.decision
+            if d.kind == "chance":
+                s = s.apply(s.sample_chance())
+                continue
+            seen.append((model.predict(s), estimate_money(s)))
+            s = engine.apply_move(s, bots[d.player].choose(engine.observe(s, d.player)))
+        totals = [sc.total for sc in engine.score(s)]
+        for learned, hand in seen:
+            learned_err += sum(abs(a - t) for a, t in zip(learned, totals, strict=True))
+            hand_err += sum(abs(a - t) for a, t in zip(hand, totals, strict=True))
+    assert learned_err < hand_err
