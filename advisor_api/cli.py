@@ -454,7 +454,8 @@ def train_value(
     out: Annotated[Path, typer.Option(help="Write the fitted model here (JSON).")],
     bot: Annotated[str, typer.Option(help="Bot spec playing the self-play games.")]
     = "greedy:eval=learned",
-    games: Annotated[int, typer.Option(min=1, help="Games per player count.")] = 500,
+    games: Annotated[int, typer.Option(min=0, help="Games per player count (0: fit only "
+                                                   "the --data given).")] = 500,
     players: Annotated[str, typer.Option(help="Player counts, comma separated.")] = "2,3,4",
     seed: Annotated[int, typer.Option(min=0, help="Seed of the series.")] = 0,
     jobs: Annotated[int, typer.Option(min=1, help="Games played in parallel.")] = 1,
@@ -462,6 +463,8 @@ def train_value(
                                                                   "by the quick policy.")]
     = 0.1,
     ridge: Annotated[float, typer.Option(min=0.0, help="L2 penalty of the fit.")] = 1.0,
+    min_rows: Annotated[int, typer.Option(min=1, help="Rows a (players, round, phase) "
+                                                      "bucket needs to be fitted.")] = 200,
     data: Annotated[list[Path] | None, typer.Option(help="Recorded games (.npz) to add; "
                                                          "repeatable.")] = None,
     save_data: Annotated[Path | None, typer.Option(help="Also save the games played "
@@ -492,15 +495,27 @@ def train_value(
             parts.append(Dataset.load(str(path)))
         except (OSError, ValueError) as exc:
             raise typer.BadParameter(str(exc), param_hint="--data") from None
-    console = Console(stderr=True)
-    console.print(f"self-play: {games} games x {len(counts)} player counts of {bot}")
-    played = generate(bot, games, players=counts, seed=seed, explore=explore, jobs=jobs)
-    if save_data is not None:
-        played.save(str(save_data))
-    parts.append(played)
-    meta = {"bot": bot, "explore": explore, "seed": seed, "players": list(counts),
-            "extra_data": [p.name for p in data or []]}
-    model, report = train(Dataset.concat(parts), ridge=ridge, meta=meta)
+    if games == 0 and not parts:
+        raise typer.BadParameter("nothing to fit: give --games above 0 or --data",
+                                 param_hint="--games")
+    if games:
+        Console(stderr=True).print(f"self-play: {games} games x {len(counts)} player "
+                                   f"counts of {bot}")
+        played = generate(bot, games, players=counts, seed=seed, explore=explore,
+                          jobs=jobs)
+        if save_data is not None:
+            played.save(str(save_data))
+        parts.append(played)
+    meta: dict[str, object] = {
+        "bot": bot if games else None, "games_per_count": games, "explore": explore,
+        "seed": seed, "players": list(counts), "extra_data": [p.name for p in data or []],
+    }
+    try:
+        model, report = train(Dataset.concat(parts), ridge=ridge, min_rows=min_rows,
+                              meta=meta)
+    except ValueError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        raise typer.Exit(1) from None
     model.save(out)
     for line in report.lines():
         typer.echo(line)

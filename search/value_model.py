@@ -17,6 +17,7 @@ is not. The shipped model is ``search/data/value_model.json``; rebuild it with
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -103,8 +104,9 @@ class ValueModel:
 
 @cache
 def default_model() -> ValueModel:
-    """The shipped model (loaded once per process)."""
-    return ValueModel.load(DEFAULT_PATH)
+    """The model the ``learned`` evaluator uses, loaded once per process: the file named
+    by the ``MOMBASA_VALUE_MODEL`` environment variable, else the shipped one."""
+    return ValueModel.load(os.environ.get("MOMBASA_VALUE_MODEL") or DEFAULT_PATH)
 
 
 def fit(data: Dataset, ridge: float = 1.0, min_rows: int = 200,

@@ -173,3 +173,63 @@ def test_shipped_model_beats_the_hand_formula_on_unseen_games() -> None:
             learned_err += sum(abs(a - t) for a, t in zip(learned, totals, strict=True))
             hand_err += sum(abs(a - t) for a, t in zip(hand, totals, strict=True))
     assert learned_err < hand_err
+
+
+def test_cli_train_value_plays_fits_and_writes_a_loadable_model(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from advisor_api.cli import app
+
+    runner = CliRunner()
+    out, data = tmp_path / "model.json", tmp_path / "games.npz"
+    result = runner.invoke(app, ["train-value", "--out", str(out), "--bot", "policy",
+                                 "--games", "10", "--players", "2", "--seed", "1",
+                                 "--min-rows", "20", "--save-data", str(data)])
+    assert result.exit_code == 0, result.output
+    assert "held-out: 2 games" in result.output and "model written" in result.output
+    model = ValueModel.load(out)
+    assert model.meta["bot"] == "policy" and model.meta["games"] == 10
+    # Refit from the saved games alone (no new games).
+    again = tmp_path / "again.json"
+    result = runner.invoke(app, ["train-value", "--out", str(again), "--games", "0",
+                                 "--min-rows", "20", "--data", str(data)])
+    assert result.exit_code == 0, result.output
+    assert ValueModel.load(again).weights == model.weights
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--players", "2,5"], "--players"),
+    (["--players", "two"], "--players"),
+    (["--bot", "alphazero"], "--bot"),
+    (["--games", "0"], "nothing to fit"),
+    (["--data", "/nonexistent.npz"], "--data"),
+    (["--games", "1", "--players", "2", "--bot", "random"], "too few games"),
+    (["--games", "6", "--players", "2", "--bot", "random"], "no bucket has 200 rows"),
+])
+def test_cli_train_value_refuses_bad_options(tmp_path: Path, args: list[str],
+                                             message: str) -> None:
+    from typer.testing import CliRunner
+
+    from advisor_api.cli import app
+
+    out = tmp_path / "model.json"
+    result = CliRunner().invoke(app, ["train-value", "--out", str(out), *args])
+    assert result.exit_code != 0
+    assert message in result.output
+    assert not out.exists()
+
+
+def test_environment_variable_selects_the_model_file(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "m.json"
+    model = default_model()
+    scaled = ValueModel({k: tuple(2 * x for x in w) for k, w in model.weights.items()})
+    scaled.save(path)
+    s = mid_game(2, 3, 2)
+    monkeypatch.setenv("MOMBASA_VALUE_MODEL", str(path))
+    default_model.cache_clear()
+    try:
+        assert default_model().predict(s) == pytest.approx([2 * x for x in model.predict(s)])
+    finally:
+        monkeypatch.delenv("MOMBASA_VALUE_MODEL")
+        default_model.cache_clear()
