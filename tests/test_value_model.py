@@ -233,3 +233,17 @@ def test_environment_variable_selects_the_model_file(tmp_path: Path,
     finally:
         monkeypatch.delenv("MOMBASA_VALUE_MODEL")
         default_model.cache_clear()
+
+
+def test_bot_specs_choose_the_evaluator() -> None:
+    """The MCTS bot searches the round tree with the learned evaluator unless told
+    otherwise; the greedy baseline keeps the hand formula unless told otherwise."""
+    from search.bots import GreedyBot, MCTSBot
+
+    mcts = make_bot("mcts:iterations=5")
+    assert isinstance(mcts, MCTSBot)
+    assert (mcts.config.evaluator, mcts.config.tree) == ("learned", "round")
+    assert make_bot("mcts:iterations=5,eval=hand,tree=move").config.evaluator == "hand"  # type: ignore[attr-defined]
+    greedy = make_bot("greedy")
+    assert isinstance(greedy, GreedyBot) and greedy.evaluator == "hand"
+    assert make_bot("greedy:eval=learned").evaluator == "learned"  # type: ignore[attr-defined]
