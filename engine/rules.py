@@ -134,6 +134,14 @@ class Tables:
             for row in range(cat.display_rows)
         )
         self.n_display = len(cat.display_columns) * cat.display_rows
+        # Prebuilt one-argument steps of the action decision (its legal steps are listed
+        # at every node of a search), indexed by their argument.
+        size = max(len(cat.cards), self.n_display, len(cat.bonus_spaces), 16)
+        self.step1 = {
+            kind: tuple(_new(Step, (kind, a, -1, -1)) for a in range(size))
+            for kind in ("expand", "keeper", "merchant", "plus1", "end", "buy-card",
+                         "remove-card", "reserve", "track-bonus")
+        }
         self.n_book_spaces = len(cat.book_columns) * cat.book_rows
         self.bk_last = len(cat.bookkeeping_values) - 1
         self.dia_last = len(cat.diamond_values) - 1
@@ -381,19 +389,19 @@ def _legal_act(s: State, item: Item) -> list[Step]:
     if up & t.expansion_mask:
         for c, cols in enumerate(s.bases):
             if cols[0] & 7 or cols[1] & 7 or cols[2] & 7:
-                out.append(_new(Step, ("expand", c, -1, -1)))
+                out.append(t.step1["expand"][c])
     for c in bits(up & t.keeper_mask):
-        out.append(_new(Step, ("keeper", c, -1, -1)))
+        out.append(t.step1["keeper"][c])
     for c in bits(up & t.merchant_mask):
-        out.append(_new(Step, ("merchant", c, -1, -1)))
+        out.append(t.step1["merchant"][c])
     if p.plus1_on < 0 and (p.tiles >> t.plus1_card) & 1 and not (p.used >> t.plus1_card) & 1:
         for c in bits(up & (t.goods_mask[0] | t.goods_mask[1] | t.goods_mask[2])):
-            out.append(_new(Step, ("plus1", c, -1, -1)))
+            out.append(t.step1["plus1"][c])
     if p.markers > 0:
         out.extend(_legal_bonus(s, player, p))
     decks = [d for d, deck in enumerate(p.resting) if deck]
     if decks:
-        out.extend(_new(Step, ("end", d, -1, -1)) for d in decks)
+        out.extend(t.step1["end"][d] for d in decks)
     else:
         out.append(_new(Step, ("end", -1, -1, -1)))
     return out
@@ -416,12 +424,12 @@ def _legal_bonus(s: State, player: int, p: PlayerState) -> list[Step]:
             budget = p.cash - sp.cost
             for d, price in enumerate(display_prices(s)):
                 if 0 <= price <= budget:
-                    out.append(_new(Step, ("buy-card", d, -1, -1)))
+                    out.append(t.step1["buy-card"][d])
         elif kind == "remove_card":
             hand = p.hand
             while hand:
                 low = hand & -hand
-                out.append(_new(Step, ("remove-card", low.bit_length() - 1, -1, -1)))
+                out.append(t.step1["remove-card"][low.bit_length() - 1])
                 hand ^= low
         elif kind == "majority":
             if meas is None:
@@ -434,12 +442,12 @@ def _legal_bonus(s: State, player: int, p: PlayerState) -> list[Step]:
                 if mine >= line.minimum:
                     out.append(_new(Step, ("majority", sp.index, li, -1)))
         elif kind == "bonus_tile" and p.cash >= sp.cost:
-            out.append(_new(Step, ("reserve", sp.index, -1, -1)))
+            out.append(t.step1["reserve"][sp.index])
     by_track = t.track_bonus_by_track
     for c, track in enumerate(s.tracks):
         for pos, index in by_track.get(track, ()):
             if occ[index] == NOBODY and p.track[c] >= pos:
-                out.append(_new(Step, ("track-bonus", index, -1, -1)))
+                out.append(t.step1["track-bonus"][index])
     return out
 
 

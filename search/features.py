@@ -22,6 +22,7 @@ from functools import cache
 from engine import State
 from engine.catalogue import KIND_MERCHANT, KIND_SHARE, Catalogue
 from engine.rules import measures, tables
+from engine.state import PlayerState
 
 FEATURES: tuple[str, ...] = (
     "bias",
@@ -64,83 +65,100 @@ def _track_fraction(cat: Catalogue) -> tuple[tuple[tuple[int, float], ...], ...]
 
 
 @cache
-def _card_kinds(cat: Catalogue) -> tuple[int, int]:
-    """(mask of merchant cards, mask of share cards)."""
-    merchant = share = 0
-    for c in cat.cards:
-        if c.kind == KIND_MERCHANT:
-            merchant |= 1 << c.index
-        elif c.kind == KIND_SHARE:
-            share |= 1 << c.index
-    return merchant, share
+def _card_table(cat: Catalogue) -> tuple[tuple[int, int, int, int], ...]:
+    """Per card: (measure it adds to or -1, its units, 1 if a merchant, share company
+    or -1)."""
+    t = tables(cat)
+    return tuple(
+        (t.card_measure[c.index], t.card_value[c.index], int(c.kind == KIND_MERCHANT),
+         c.share if c.kind == KIND_SHARE else -1)
+        for c in cat.cards
+    )
 
 
-def _popcount(mask: int) -> int:
-    return bin(mask).count("1")
+# Per-player parts that depend on the player's own board only, keyed by the object: a
+# finished state's PlayerState is never changed (copy-on-write), and most players of a
+# search leaf are shared, unchanged, with the positions searched before it.
+_OWN_PARTS: dict[int, tuple[PlayerState, tuple[float, ...], tuple[int, ...]]] = {}
+_OWN_PARTS_LIMIT = 200_000
+
+
+def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """(features that depend on ``p`` alone, in FEATURES order from "own_coffee" to
+    "books_ahead", plus cash/diamond/bookkeeping values; share cards per company)."""
+    hit = _OWN_PARTS.get(id(p))
+    if hit is not None and hit[0] is p:
+        return hit[1], hit[2]
+    card_table = _card_table(cat)
+    owned = p.hand
+    for deck in p.resting:
+        for card in deck:
+            owned |= 1 << card
+    for card in p.slots:
+        if card >= 0:
+            owned |= 1 << card
+    # One pass over the cards owned: units per measure, merchants, share cards.
+    own = [0, 0, 0, 0, 0]
+    card_shares = [0] * len(cat.companies)
+    n_cards = merchants = 0
+    m = owned
+    while m:
+        low = m & -m
+        measure, units, merchant, share = card_table[low.bit_length() - 1]
+        m ^= low
+        if measure >= 0:
+            own[measure] += units
+        elif share >= 0:
+            card_shares[share] += 1
+        merchants += merchant
+        n_cards += 1
+    k = p.ink + 1
+    books = p.books
+    while k < len(books) and books[k]:
+        k += 1
+    bk = cat.bookkeeping_values
+    run_value = bk[k - 1] - bk[p.ink]
+    ahead = sum(1 for j in range(p.ink + 1, len(books)) if books[j])
+    slots = 3 + (p.diamond >= cat.diamond_slot) + (p.ink >= cat.bookkeeping_slot)
+    part = (
+        float(own[0]), float(own[1]), float(own[2]), float(own[3]), float(own[4]),
+        float(merchants), float(n_cards), float(slots), float(run_value), float(ahead),
+        float(p.cash), float(cat.diamond_values[p.diamond]), float(bk[p.ink]),
+    )
+    if len(_OWN_PARTS) >= _OWN_PARTS_LIMIT:
+        _OWN_PARTS.clear()
+    shares = tuple(card_shares)
+    _OWN_PARTS[id(p)] = (p, part, shares)
+    return part, shares
 
 
 def player_features(s: State) -> list[list[float]]:
     """One feature row (ordered as :data:`FEATURES`) per player."""
     cat = s.cat
-    t = tables(cat)
     frac = _track_fraction(cat)
-    merchant_mask, share_mask = _card_kinds(cat)
-    measure_of, unit_value = t.card_measure, t.card_value
-    cards = cat.cards
     ncomp = len(cat.companies)
     room = [sum(code & 7 for code in cols) for cols in s.bases]
     values = s.values
+    tracks = s.tracks
     in_round = s.phase in (1, 2)
     out = []
     for p in s.players:
-        owned = p.hand
-        for deck in p.resting:
-            for card in deck:
-                owned |= 1 << card
-        for card in p.slots:
-            if card >= 0:
-                owned |= 1 << card
-        card_shares = [0] * ncomp
-        m = owned & share_mask
-        while m:
-            low = m & -m
-            card_shares[cards[low.bit_length() - 1].share] += 1
-            m ^= low
+        part, card_shares = _own_part(cat, p)
         share_money = shares = share_room = progress = 0.0
+        track = p.track
         for c in range(ncomp):
-            held, part = frac[s.tracks[c]][p.track[c]]
+            held, prog = frac[tracks[c]][track[c]]
             n = held + card_shares[c]
             share_money += n * values[c]
             shares += n
             share_room += n * room[c]
-            progress += part * values[c]
-        own = [0, 0, 0, 0, 0]
-        n_cards = 0
-        m = owned
-        while m:
-            low = m & -m
-            c = low.bit_length() - 1
-            m ^= low
-            kind = measure_of[c]
-            if kind >= 0:
-                own[kind] += unit_value[c]
-            n_cards += 1
+            progress += prog * values[c]
         now = measures(s, p) if in_round and not p.ended else (0, 0, 0, 0, 0)
-        k = p.ink + 1
-        books = p.books
-        while k < len(books) and books[k]:
-            k += 1
-        bk = cat.bookkeeping_values
-        run_value = bk[k - 1] - bk[p.ink]
-        ahead = sum(1 for j in range(p.ink + 1, len(books)) if books[j])
-        slots = 3 + (p.diamond >= cat.diamond_slot) + (p.ink >= cat.bookkeeping_slot)
         out.append([
-            1.0, float(p.cash), float(cat.diamond_values[p.diamond]), float(bk[p.ink]),
+            1.0, part[10], part[11], part[12],
             share_money, shares, share_room, progress,
             float(now[0]), float(now[1]), float(now[2]), float(now[3]), float(now[4]),
-            float(own[0]), float(own[1]), float(own[2]), float(own[3]), float(own[4]),
-            float(_popcount(owned & merchant_mask)), float(n_cards), float(slots),
-            float(run_value), float(ahead), float(p.markers), float(p.ended),
+            *part[:10], float(p.markers), float(p.ended),
         ])
     return out
 

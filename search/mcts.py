@@ -159,26 +159,23 @@ class MCTS:
         start = time.perf_counter()
         deadline = start + cfg.time if cfg.time is not None else math.inf
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
-        if not root.children and cfg.prior_visits > 0:
-            self._root_priors(obs, root, horizon)
+        # The root decision is the searcher's own: its legal steps follow from what it
+        # sees, so they are the same in every determinization and are listed once.
+        first = determinize(obs, random.Random(cfg.seed ^ 0x5EED))
+        root_legal = candidate_steps(first, legal_steps(first))
+        if not root.children and cfg.prior_visits > 0 and len(root_legal) >= 2:
+            self._give_priors(first, root, me, root_legal, horizon)
         done = 0
         while done < limit:
             if cfg.time is not None and time.perf_counter() >= deadline:
                 break
-            self._iterate(obs, root, me, horizon, rng)
+            self._iterate(obs, root, me, horizon, rng, root_legal)
             done += 1
             if callback is not None and done % cfg.report_every == 0:
                 interim = self._result(me, root, done, time.perf_counter() - start)
                 if callback(interim) is False:
                     break
         return self._result(me, root, done, time.perf_counter() - start)
-
-    def _root_priors(self, obs: Observation, root: Node, horizon: int) -> None:
-        """Give every root candidate a first, greedy look (see :meth:`_give_priors`)."""
-        state = determinize(obs, random.Random(self.config.seed ^ 0x5EED))
-        legal = candidate_steps(state, legal_steps(state))
-        if len(legal) >= 2:
-            self._give_priors(state, root, obs.viewer, legal, horizon)
 
     def _give_priors(self, state: State, node: Node, player: int, legal: list[Step],
                      horizon: int) -> None:
@@ -203,7 +200,7 @@ class MCTS:
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, obs: Observation, root: Node, me: int, horizon: int,
-                 rng: random.Random) -> None:
+                 rng: random.Random, root_legal: list[Step]) -> None:
         cfg = self.config
         state = determinize(obs, rng)
         node = root
@@ -215,13 +212,16 @@ class MCTS:
                 state = apply_unchecked(state, sample_chance(state))
                 continue
             player = item[1]
-            legal = legal_steps(state)
-            if op in HIDDEN_OPS and player != me:
-                state = apply_unchecked(state, policy_step(state, rng, legal))
-                continue
-            if player != me and cfg.tree == "move":
-                break
-            legal = candidate_steps(state, legal)
+            if node is root:
+                legal = root_legal
+            else:
+                legal = legal_steps(state)
+                if op in HIDDEN_OPS and player != me:
+                    state = apply_unchecked(state, policy_step(state, rng, legal))
+                    continue
+                if player != me and cfg.tree == "move":
+                    break
+                legal = candidate_steps(state, legal)
             if cfg.node_priors and not node.children and node is not root and len(legal) > 1:
                 self._give_priors(state, node, player, legal, horizon)
             node.player = player
@@ -264,6 +264,8 @@ class MCTS:
         """UCB on the deciding player's mean money lead over its best opponent."""
         c = self.config.c_uct
         scale = self.config.margin_scale
+        log, sqrt = math.log, math.sqrt
+        two = len(known[0][1].m) == 2  # the common case: the only opponent is the other
         best = known[0]
         best_value = -math.inf
         for step, child in known:
@@ -271,9 +273,8 @@ class MCTS:
             if n == 0:
                 return step, child
             m = child.m
-            mine = m[player]
-            other = max(x for i, x in enumerate(m) if i != player)
-            value = (mine - other) / (n * scale) + c * math.sqrt(math.log(child.avail) / n)
+            other = m[1 - player] if two else max(x for i, x in enumerate(m) if i != player)
+            value = (m[player] - other) / (n * scale) + c * sqrt(log(child.avail) / n)
             if value > best_value:
                 best, best_value = (step, child), value
         return best

@@ -20,6 +20,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from functools import cache
+from operator import mul
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,7 @@ class ValueModel:
         w = self.weights.get(bucket(s))
         if w is None:
             w = self._nearest(bucket(s))
-        return [sum(a * b for a, b in zip(w, row, strict=True)) for row in player_features(s)]
+        return [sum(map(mul, w, row)) for row in player_features(s)]
 
     def _nearest(self, b: Bucket) -> tuple[float, ...]:
         same = [k for k in self.weights if k[0] == b[0]] or list(self.weights)
