@@ -80,7 +80,7 @@ def _card_table(cat: Catalogue) -> tuple[tuple[int, int, int, int], ...]:
 # finished state's PlayerState is never changed (copy-on-write), and most players of a
 # search leaf are shared, unchanged, with the positions searched before it.
 _OWN_PARTS: dict[int, tuple[PlayerState, tuple[float, ...], tuple[int, ...]]] = {}
-_OWN_PARTS_LIMIT = 200_000
+_OWN_PARTS_LIMIT = 4096  # only recent positions share players; keep the GC light
 
 
 def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[int, ...]]:
