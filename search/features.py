@@ -76,19 +76,9 @@ def _card_table(cat: Catalogue) -> tuple[tuple[int, int, int, int], ...]:
     )
 
 
-# Per-player parts that depend on the player's own board only, keyed by the object: a
-# finished state's PlayerState is never changed (copy-on-write), and most players of a
-# search leaf are shared, unchanged, with the positions searched before it.
-_OWN_PARTS: dict[int, tuple[PlayerState, tuple[float, ...], tuple[int, ...]]] = {}
-_OWN_PARTS_LIMIT = 4096  # only recent positions share players; keep the GC light
-
-
 def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """(features that depend on ``p`` alone, in FEATURES order from "own_coffee" to
     "books_ahead", plus cash/diamond/bookkeeping values; share cards per company)."""
-    hit = _OWN_PARTS.get(id(p))
-    if hit is not None and hit[0] is p:
-        return hit[1], hit[2]
     card_table = _card_table(cat)
     owned = p.hand
     for deck in p.resting:
@@ -125,11 +115,7 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
         float(merchants), float(n_cards), float(slots), float(run_value), float(ahead),
         float(p.cash), float(cat.diamond_values[p.diamond]), float(bk[p.ink]),
     )
-    if len(_OWN_PARTS) >= _OWN_PARTS_LIMIT:
-        _OWN_PARTS.clear()
-    shares = tuple(card_shares)
-    _OWN_PARTS[id(p)] = (p, part, shares)
-    return part, shares
+    return part, tuple(card_shares)
 
 
 def player_features(s: State) -> list[list[float]]:
