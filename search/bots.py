@@ -153,16 +153,9 @@ class MCTSBot:
         cfg = self.config
         t = budget.time if budget and budget.time is not None else cfg.time
         it = budget.iterations if budget and budget.iterations is not None else cfg.iterations
-        return SearchConfig(
-            iterations=max(1, int(it * share)) if it is not None else None,
-            time=t * share if t is not None else None,
-            seed=seed, c_uct=cfg.c_uct, horizon=cfg.horizon,
-            max_rollout_steps=cfg.max_rollout_steps, widen_c=cfg.widen_c,
-            widen_alpha=cfg.widen_alpha, weights=cfg.weights,
-            margin_scale=cfg.margin_scale, rollout_noise=cfg.rollout_noise,
-            prior_visits=cfg.prior_visits, tree=cfg.tree, node_priors=cfg.node_priors,
-            evaluator=cfg.evaluator,
-        )
+        return replace(cfg, seed=seed,
+                       iterations=max(1, int(it * share)) if it is not None else None,
+                       time=t * share if t is not None else None)
 
     def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
         me = obs.viewer

@@ -21,6 +21,7 @@ from functools import cache
 from engine import State
 from engine.catalogue import Catalogue
 from engine.rules import Tables, tables
+from search.features import track_icons
 from search.value_model import default_model
 
 ROUNDS = 7
@@ -55,20 +56,11 @@ def rounds_left(s: State) -> float:
 @cache
 def _effective_shares(cat: Catalogue, progress: float) -> tuple[tuple[float, ...], ...]:
     """Per track and position: shares held plus part of the way to the next icon."""
-    out = []
-    for track in cat.tracks:
-        held = track.shares_at
-        row = []
-        for pos in range(len(held)):
-            nxt = next((q for q in range(pos + 1, len(held)) if held[q] > held[pos]), None)
-            if nxt is None:
-                row.append(float(held[pos]))
-                continue
-            prev = min(q for q in range(pos + 1) if held[q] == held[pos])
-            frac = (pos - prev) / (nxt - prev)
-            row.append(held[pos] + progress * frac * (held[nxt] - held[pos]))
-        out.append(tuple(row))
-    return tuple(out)
+    return tuple(
+        tuple(float(held) if not gain else held + progress * frac * gain
+              for held, frac, gain in row)
+        for row in track_icons(cat)
+    )
 
 
 def book_run(books: tuple[tuple[int, ...], ...], ink: int) -> int:

@@ -47,8 +47,10 @@ INDEX = {name: i for i, name in enumerate(FEATURES)}
 
 
 @cache
-def _track_fraction(cat: Catalogue) -> tuple[tuple[tuple[int, float], ...], ...]:
-    """Per track and position: (share icons held, fraction of the way to the next)."""
+def track_icons(cat: Catalogue) -> tuple[tuple[tuple[int, float, int], ...], ...]:
+    """Per track and position: (share icons held, fraction of the way from the first
+    space with that many icons to the next icon, icons the next icon adds; 0.0 and 0
+    past the last icon). Shared with the hand formula of :mod:`search.evaluator`."""
     out = []
     for track in cat.tracks:
         held = track.shares_at
@@ -56,12 +58,19 @@ def _track_fraction(cat: Catalogue) -> tuple[tuple[tuple[int, float], ...], ...]
         for pos in range(len(held)):
             nxt = next((q for q in range(pos + 1, len(held)) if held[q] > held[pos]), None)
             if nxt is None:
-                row.append((held[pos], 0.0))
+                row.append((held[pos], 0.0, 0))
                 continue
             prev = min(q for q in range(pos + 1) if held[q] == held[pos])
-            row.append((held[pos], (pos - prev) / (nxt - prev) * (held[nxt] - held[pos])))
+            row.append((held[pos], (pos - prev) / (nxt - prev), held[nxt] - held[pos]))
         out.append(tuple(row))
     return tuple(out)
+
+
+@cache
+def _track_fraction(cat: Catalogue) -> tuple[tuple[tuple[int, float], ...], ...]:
+    """Per track and position: (share icons held, part of the next icon reached)."""
+    return tuple(tuple((held, frac * gain) for held, frac, gain in row)
+                 for row in track_icons(cat))
 
 
 @cache

@@ -45,7 +45,7 @@ def predict_rows(model: ValueModel, data: Dataset) -> np.ndarray:
     out = np.empty(len(data.targets))
     for key in {tuple(int(x) for x in row) for row in data.buckets}:
         b = (key[0], key[1], key[2])
-        w = model.weights.get(b) or model._nearest(b)
+        w = model.weights_for(b)
         mask = np.all(data.buckets == np.array(key), axis=1)
         out[mask] = data.features[mask] @ np.array(w)
     return out

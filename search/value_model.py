@@ -44,21 +44,29 @@ class ValueModel:
 
     weights: dict[Bucket, tuple[float, ...]]
     meta: dict[str, Any] = field(default_factory=dict)
+    # Nearest-bucket answers for unfitted buckets; never written to the model file.
+    _fallback: dict[Bucket, tuple[float, ...]] = field(default_factory=dict, repr=False,
+                                                       compare=False)
 
     def predict(self, s: State) -> list[float]:
         """Estimated final money per player (the exact totals once the game is over)."""
         if s.is_over():
             return [float(sc.total) for sc in score(s)]
-        w = self.weights.get(bucket(s))
-        if w is None:
-            w = self._nearest(bucket(s))
+        w = self.weights_for(bucket(s))
         return [sum(map(mul, w, row)) for row in player_features(s)]
 
-    def _nearest(self, b: Bucket) -> tuple[float, ...]:
-        same = [k for k in self.weights if k[0] == b[0]] or list(self.weights)
-        key = min(same, key=lambda k: (abs(k[0] - b[0]), abs(k[1] - b[1]), k[2] != b[2]))
-        self.weights[b] = self.weights[key]
-        return self.weights[key]
+    def weights_for(self, b: Bucket) -> tuple[float, ...]:
+        """The weights of bucket ``b``, or of the nearest fitted bucket (same player
+        count first, then the closest round, then the same phase)."""
+        w = self.weights.get(b)
+        if w is None:
+            w = self._fallback.get(b)
+            if w is None:
+                same = [k for k in self.weights if k[0] == b[0]] or list(self.weights)
+                key = min(same, key=lambda k: (abs(k[0] - b[0]), abs(k[1] - b[1]),
+                                               k[2] != b[2]))
+                w = self._fallback[b] = self.weights[key]
+        return w
 
     # -- files ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:

@@ -69,7 +69,7 @@ def test_fit_and_predict_agree_row_by_row() -> None:
     s = mid_game(2, 3, 2)
     direct = model.predict(s)
     row = player_features(s)
-    w = np.array(model.weights.get(bucket(s)) or model._nearest(bucket(s)))
+    w = np.array(model.weights_for(bucket(s)))
     assert direct == pytest.approx(list(np.array(row) @ w))
     assert predict_rows(model, data).shape == data.targets.shape
 
@@ -247,3 +247,16 @@ def test_bot_specs_choose_the_evaluator() -> None:
     greedy = make_bot("greedy")
     assert isinstance(greedy, GreedyBot) and greedy.evaluator == "hand"
     assert make_bot("greedy:eval=learned").evaluator == "learned"  # type: ignore[attr-defined]
+
+
+def test_nearest_bucket_fallback_is_not_saved(tmp_path: Path) -> None:
+    """Predicting for an unfitted bucket borrows the nearest one without adding it to
+    the fitted weights that go into the file."""
+    model = default_model()
+    only_two = ValueModel({k: w for k, w in model.weights.items() if k[0] == 2})
+    s = mid_game(3, 4, 2)
+    assert only_two.weights_for(bucket(s)) == only_two.weights[(2, s.round, 1)]
+    assert len(only_two.predict(s)) == 3
+    path = tmp_path / "m.json"
+    only_two.save(path)
+    assert set(ValueModel.load(path).weights) == set(only_two.weights)
