@@ -201,14 +201,16 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """Build a bot from its spec string.
 
     ``random``; ``policy``; ``greedy[:samples=N]``;
-    ``mcts[:time=S][,iterations=N][,c=C][,horizon=round|game][,widen=W]``;
+    ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
+    [,horizon=turn|move|cycle|round|game][,noise=X][,widen=W][,prior=K][,node_priors=1]``
+    (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
     ``openspiel`` extra).
     """
     name, opts = parse_spec(spec)
     allowed = {"random": set(), "policy": set(), "greedy": {"samples", "eval"},
                "mcts": {"time", "iterations", "c", "horizon", "widen", "prior", "tree",
-                        "node_priors", "eval",
+                        "node_priors", "eval", "noise",
                         *WEIGHT_NAMES},
                "openspiel-mcts": {"time", "sims"}, "openspiel-ismcts": {"time", "sims"}}
     if name not in allowed:
@@ -240,6 +242,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                                tree=opts.get("tree", "round"),
                                node_priors=opts.get("node_priors", "0") in ("1", "true"),
                                evaluator=opts.get("eval", "learned"),
+                               rollout_noise=float(opts.get("noise", 0.3)),
                                weights=weights)
             return MCTSBot(cfg, name=spec)
     except ValueError as exc:

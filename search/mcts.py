@@ -73,9 +73,9 @@ class SearchConfig:
         if self.evaluator not in EVALUATORS:
             raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
                              f"got {self.evaluator!r}")
-        if self.horizon not in ("turn", "cycle", "round", "game"):
-            raise ValueError(
-                f"horizon: 'turn', 'cycle', 'round' or 'game', got {self.horizon!r}")
+        if self.horizon not in ("turn", "move", "cycle", "round", "game"):
+            raise ValueError(f"horizon: 'turn', 'move', 'cycle', 'round' or 'game', "
+                             f"got {self.horizon!r}")
 
 
 class Node:
@@ -163,8 +163,11 @@ class MCTS:
         # sees, so they are the same in every determinization and are listed once.
         first = determinize(obs, random.Random(cfg.seed ^ 0x5EED))
         root_legal = candidate_steps(first, legal_steps(first))
-        if not root.children and cfg.prior_visits > 0 and len(root_legal) >= 2:
-            self._give_priors(first, root, me, root_legal, horizon)
+        if cfg.prior_visits > 0 and len(root_legal) >= 2:
+            # A reused subtree lacks the candidates its earlier search never tried.
+            fresh = [s for s in root_legal if s not in root.children]
+            if fresh:
+                self._give_priors(first, root, me, fresh, horizon)
         done = 0
         while done < limit:
             if cfg.time is not None and time.perf_counter() >= deadline:
@@ -179,14 +182,15 @@ class MCTS:
 
     def _give_priors(self, state: State, node: Node, player: int, legal: list[Step],
                      horizon: int) -> None:
-        """Create a child per step, each with ``prior_visits`` visits of the value of: the
-        step, the rest of that turn by the quiet policy, the evaluator."""
+        """Create a child per step (none of them a child yet), each with
+        ``prior_visits`` visits of the value of: the step, the rest of that move by the
+        quiet policy, the evaluator."""
         cfg = self.config
         k = cfg.prior_visits
         node.player = player
         for step in legal:
             after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
-                                  player)
+                                  player, player)
             util, money = evaluate(after, cfg.weights, cfg.evaluator)
             child = Node(state.n)
             child.n = child.avail = k
@@ -205,6 +209,7 @@ class MCTS:
         state = determinize(obs, rng)
         node = root
         path = [root]
+        mover = me
         while not _past_horizon(state, horizon):
             item = state.todo[0]
             op = item[0]
@@ -243,15 +248,17 @@ class MCTS:
                 child = Node(state.n)
                 child.avail = 1
                 children[step] = child
+                mover = player
                 state = apply_unchecked(state, step)
                 path.append(child)
                 break
             if not known:
                 break
             step, node = self._select(known, player)
+            mover = player
             state = apply_unchecked(state, step)
             path.append(node)
-        state = self._rollout(state, horizon, rng, me)
+        state = self._rollout(state, horizon, rng, me, mover)
         util, money = evaluate(state, cfg.weights, cfg.evaluator)
         for nd in path:
             nd.n += 1
@@ -280,7 +287,8 @@ class MCTS:
         return best
 
     def _rollout(self, state: State, horizon: int, rng: random.Random,
-                 me: int = -1) -> State:
+                 me: int = -1, mover: int = -1) -> State:
+        """Play on from ``state`` by the policy; ``mover`` made the last step."""
         steps = 0
         limit = self.config.max_rollout_steps
         if self.config.horizon == "cycle" and me >= 0:
@@ -294,13 +302,17 @@ class MCTS:
                 state = apply_unchecked(state, policy_step(state, rng, noise=noise))
                 steps += 1
             return state
-        if self.config.horizon == "turn":
-            # Finish the turn in progress (its remaining sub-choices), then evaluate.
-            first = state.todo[0] if state.todo else None
-            mover = first[1] if first is not None and first[0] not in CHANCE_OPS else -1
-            while not _past_horizon(state, horizon) and steps < limit:
+        if self.config.horizon in ("turn", "move"):
+            # Finish the turn in progress (its remaining sub-choices), or the whole move
+            # (every step until someone else or chance decides), then evaluate.
+            turn = self.config.horizon == "turn"
+            if turn:
+                first = state.todo[0] if state.todo else None
+                mover = first[1] if first is not None and first[0] not in CHANCE_OPS else -1
+            stop = horizon if turn else 99
+            while not _past_horizon(state, stop) and steps < limit:
                 item = state.todo[0]
-                if item[0] in CHANCE_OPS or item[1] != mover or item[0] == "act":
+                if item[0] in CHANCE_OPS or item[1] != mover or (turn and item[0] == "act"):
                     break
                 state = apply_unchecked(state, policy_step(
                     state, rng, noise=self.config.rollout_noise, solvers=True))

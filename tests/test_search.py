@@ -138,6 +138,27 @@ def test_tree_reuse_keeps_the_subtree() -> None:
         assert sum(ln.visits for ln in r2.lines) >= node.n
 
 
+def test_reused_subtree_gets_a_first_look_at_the_candidates_it_never_tried() -> None:
+    """A subtree kept from the previous step may know only some of the root's
+    candidates; the others get their prior visits too, not just the known ones."""
+    from search.candidates import candidate_steps
+
+    s = mid_game(2, 6, 2)
+    me = s.decision.player
+    candidates = candidate_steps(s, legal_steps(s))
+    assert len(candidates) >= 3
+    root = Node(2)
+    known = Node(2)
+    known.n = known.avail = 1
+    root.children[candidates[-1]] = known
+    root.n = 1
+    cfg = SearchConfig(iterations=1, seed=3, prior_visits=2)
+    result = MCTS(cfg).search(engine.observe(s, me), root=root)
+    assert set(result.root.children) == set(candidates)
+    fresh = [ch for st, ch in result.root.children.items() if st != candidates[-1]]
+    assert all(ch.n >= 2 for ch in fresh)
+
+
 @pytest.mark.parametrize("spec", ["random", "policy", "greedy", "mcts:iterations=12"])
 def test_every_bot_plays_a_complete_legal_game(spec: str) -> None:
     rec = play_game([spec, "policy"], index=0, seed=1)
