@@ -24,7 +24,7 @@ from typing import Protocol
 from engine import Move, Observation, State, Step, determinize, observe
 from engine.rules import CHANCE_OPS, apply_unchecked, legal_steps
 from search.candidates import candidate_steps
-from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, Weights, money_estimate
+from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, money_estimate
 from search.mcts import MCTS, SearchConfig, SearchResult, subtree
 from search.policy import policy_step
 
@@ -202,7 +202,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
 
     ``random``; ``policy``; ``greedy[:samples=N]``;
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
-    [,horizon=turn|move|cycle|round|game][,noise=X][,widen=W][,prior=K][,node_priors=1]``
+    [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,widen=W][,prior=K]
+    [,node_priors=1]``
     (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
     ``openspiel`` extra).
@@ -210,7 +211,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     name, opts = parse_spec(spec)
     allowed = {"random": set(), "policy": set(), "greedy": {"samples", "eval"},
                "mcts": {"time", "iterations", "c", "horizon", "widen", "prior", "tree",
-                        "node_priors", "eval", "noise",
+                        "node_priors", "eval", "noise", "tempo",
                         *WEIGHT_NAMES},
                "openspiel-mcts": {"time", "sims"}, "openspiel-ismcts": {"time", "sims"}}
     if name not in allowed:
@@ -243,6 +244,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                                node_priors=opts.get("node_priors", "0") in ("1", "true"),
                                evaluator=opts.get("eval", "learned"),
                                rollout_noise=float(opts.get("noise", 0.3)),
+                               tempo=float(opts.get("tempo", TEMPO)),
                                weights=weights)
             return MCTSBot(cfg, name=spec)
     except ValueError as exc:

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from engine import Observation, State, Step, determinize
 from engine.rules import CHANCE_OPS, HIDDEN_OPS, apply_unchecked, legal_steps, sample_chance
 from search.candidates import candidate_steps
-from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, Weights, evaluate
+from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate
 from search.policy import policy_step, step_score
 
 
@@ -60,6 +60,7 @@ class SearchConfig:
     node_priors: bool = False  # every new tree node gets the greedy first look too
     weights: Weights = DEFAULT_WEIGHTS
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
+    tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -191,7 +192,7 @@ class MCTS:
         for step in legal:
             after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
                                   player, player)
-            util, money = evaluate(after, cfg.weights, cfg.evaluator)
+            util, money = evaluate(after, cfg.weights, cfg.evaluator, cfg.tempo)
             child = Node(state.n)
             child.n = child.avail = k
             child.w = [u * k for u in util]
@@ -259,7 +260,7 @@ class MCTS:
             state = apply_unchecked(state, step)
             path.append(node)
         state = self._rollout(state, horizon, rng, me, mover)
-        util, money = evaluate(state, cfg.weights, cfg.evaluator)
+        util, money = evaluate(state, cfg.weights, cfg.evaluator, cfg.tempo)
         for nd in path:
             nd.n += 1
             w, m = nd.w, nd.m

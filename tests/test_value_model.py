@@ -134,6 +134,29 @@ def test_learned_estimate_is_exact_when_the_game_is_over() -> None:
     assert money == totals and sum(utilities) == pytest.approx(1.0)
 
 
+def test_tempo_goes_to_the_player_whose_action_turn_is_pending() -> None:
+    """Rules: in the action phase the players take turns, one action each. The search's
+    tempo correction adds its pounds to the estimate of the player about to act, to no
+    one else, and to no one outside an action turn (planning, game over)."""
+    from search.evaluator import TEMPO
+
+    s = mid_game(3, 4, 3)
+    assert s.decision.kind == "action"
+    _, plain = evaluate(s, evaluator="learned")
+    _, shifted = evaluate(s, evaluator="learned", tempo=2.5)
+    assert [b - a for a, b in zip(plain, shifted, strict=True)] == pytest.approx(
+        [2.5 if i == s.decision.player else 0.0 for i in range(3)])
+    planning = engine.new_game(players=2, seed=1)
+    while planning.decision.kind != "plan":
+        planning = planning.apply(planning.sample_chance()
+                                  if planning.decision.kind == "chance"
+                                  else planning.legal_steps()[0])
+    assert evaluate(planning, evaluator="learned", tempo=2.5) == evaluate(
+        planning, evaluator="learned")
+    assert SearchConfig(iterations=1).tempo == TEMPO > 0
+    assert make_bot("mcts:iterations=5,tempo=0").config.tempo == 0.0  # type: ignore[attr-defined]
+
+
 def test_unknown_evaluator_is_refused() -> None:
     s = mid_game(2, 3, 2)
     with pytest.raises(ValueError, match="evaluator"):
