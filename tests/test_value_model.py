@@ -283,3 +283,13 @@ def test_nearest_bucket_fallback_is_not_saved(tmp_path: Path) -> None:
     path = tmp_path / "m.json"
     only_two.save(path)
     assert set(ValueModel.load(path).weights) == set(only_two.weights)
+
+
+def test_tempo_bias_tool_pairs_every_action_decision_with_the_final_lead() -> None:
+    """``benchmarks/tempo_bias.py`` (the measurement behind ``TEMPO``): one error per
+    action decision, filed under the player about to act, in a round 1-7."""
+    from benchmarks.tempo_bias import lead_errors
+
+    errors = lead_errors(games=1, bot="greedy", evaluator="hand")
+    assert errors[0] and errors[1]
+    assert all(1 <= rnd <= 7 for who in (0, 1) for rnd, _ in errors[who])
