@@ -78,6 +78,8 @@ class Tables:
         self.card_good = tuple(c.good for c in cat.cards)
         self.card_crate = tuple(c.crate for c in cat.cards)
         self.price_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
+        # (company, owners) -> every (region, cost) the company could enter, by region
+        self.entry_cache: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
         self.board_spaces = cat.bonus_spaces[: cat.board_bonus_count]
         by_track: dict[int, list[tuple[int, int]]] = {}
         for track, pos, index in cat.track_bonus_at:
@@ -473,6 +475,19 @@ def _legal_alloc(s: State, item: Item) -> list[Step]:
 
 def entry_costs(s: State, company: int, points: int) -> list[tuple[int, int]]:
     """(region, cost) of every region the company can enter now for at most ``points``."""
+    t = tables(s.cat)
+    key = (company, s.owners)
+    costs = t.entry_cache.get(key)
+    if costs is None:
+        # The costs depend only on who owns which region: cached per ownership map.
+        costs = tuple(_entry_costs(s, company))
+        if len(t.entry_cache) > 50_000:
+            t.entry_cache.clear()
+        t.entry_cache[key] = costs
+    return [rc for rc in costs if rc[1] <= points]
+
+
+def _entry_costs(s: State, company: int) -> list[tuple[int, int]]:
     cat = s.cat
     owners = s.owners
     best: dict[int, int] = {}
@@ -491,8 +506,7 @@ def entry_costs(s: State, company: int, points: int) -> list[tuple[int, int]]:
             continue
         if o >= 0:
             cost += 1
-        if cost <= points:
-            out.append((r, cost))
+        out.append((r, cost))
     out.sort()
     return out
 

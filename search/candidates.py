@@ -20,32 +20,56 @@ from engine.rules import decision, pending_expansion
 TOP_K = 3
 
 
-def candidate_steps(state: State, legal: list[Step], k: int = TOP_K) -> list[Step]:
-    """The steps worth considering at this decision (a non-empty subset of ``legal``)."""
-    if len(legal) <= 2:
-        return legal
+def _plans(state: State, k: int) -> list[tuple[Step, ...]] | None:
+    """Step sequences of the solvers' ``k`` best plans at this decision, best first;
+    None where no solver answers (not a solved decision, or the solver refuses)."""
     kind = decision(state).kind
-    firsts: list[Step] = []
     try:
         if kind == "expansion":
             from search.solvers import best_expansions
 
             pending = pending_expansion(state)
             assert pending is not None
-            firsts = [p.steps[0] for p in best_expansions(state, pending[0], k=k) if p.steps]
-        elif kind == "bookkeeping-points":
+            return [p.steps for p in best_expansions(state, pending[0], k=k) if p.steps]
+        if kind == "bookkeeping-points":
             from search.solvers import best_bookkeeping
 
-            firsts = [p.steps[0] for p in best_bookkeeping(state, k=k) if p.steps]
-        elif kind == "ink-jar":
+            return [p.steps for p in best_bookkeeping(state, k=k) if p.steps]
+        if kind == "ink-jar":
             from search.solvers import best_ink_move
 
             plan = best_ink_move(state)
-            firsts = list(plan.steps[:1])
-        else:
-            return legal
+            return [plan.steps] if plan.steps else []
     except ValueError:  # SolverError: fall back to every legal step
+        return None
+    return None
+
+
+def candidate_steps(state: State, legal: list[Step], k: int = TOP_K) -> list[Step]:
+    """The steps worth considering at this decision (a non-empty subset of ``legal``)."""
+    if len(legal) <= 2:
+        return legal
+    plans = _plans(state, k)
+    if plans is None:
         return legal
     allowed = set(legal)
-    out = list(dict.fromkeys(st for st in firsts if st in allowed))
+    out = list(dict.fromkeys(p[0] for p in plans if p[0] in allowed))
     return out or legal
+
+
+def best_plan(state: State, legal: list[Step], k: int = TOP_K) -> tuple[Step, ...]:
+    """The whole best plan whose first step is ``candidate_steps(state, legal, k)[0]``
+    (the same solver call, so the same cache entry), or just that step where no solver
+    answers. A rollout can follow the plan instead of solving again after each step.
+
+    >>> import engine
+    >>> s = engine.new_game(players=2, seed=0)
+    >>> best_plan(s, engine.legal_steps(s)) == (engine.legal_steps(s)[0],)
+    True
+    """
+    first = candidate_steps(state, legal, k)[0]
+    if len(legal) > 2:
+        for plan in _plans(state, k) or ():
+            if plan[0] == first:
+                return plan
+    return (first,)

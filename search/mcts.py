@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 
 from engine import Observation, State, Step, determinize
 from engine.rules import CHANCE_OPS, HIDDEN_OPS, apply_unchecked, legal_steps, sample_chance
-from search.candidates import candidate_steps
+from search.candidates import best_plan, candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate
-from search.policy import policy_step, step_score
+from search.policy import SOLVED_OPS, policy_step, step_score
 
 
 @dataclass(frozen=True)
@@ -311,12 +311,28 @@ class MCTS:
                 first = state.todo[0] if state.todo else None
                 mover = first[1] if first is not None and first[0] not in CHANCE_OPS else -1
             stop = horizon if turn else 99
+            noise = self.config.rollout_noise
+            # At expansion, bookkeeping and ink-jar decisions the solvers' best plan is
+            # followed step by step: solving again after each step of it would be a
+            # cache miss every time (a new state), for the same answer as a rule.
+            plan: tuple[Step, ...] = ()
             while not _past_horizon(state, stop) and steps < limit:
                 item = state.todo[0]
                 if item[0] in CHANCE_OPS or item[1] != mover or (turn and item[0] == "act"):
                     break
-                state = apply_unchecked(state, policy_step(
-                    state, rng, noise=self.config.rollout_noise, solvers=True))
+                if item[0] in SOLVED_OPS:
+                    legal = legal_steps(state)
+                    if plan and plan[0] in legal:
+                        step, plan = plan[0], plan[1:]
+                    elif len(legal) == 1:
+                        step, plan = legal[0], ()
+                    else:
+                        plan = best_plan(state, legal)
+                        step, plan = plan[0], plan[1:]
+                else:
+                    plan = ()
+                    step = policy_step(state, rng, noise=noise)
+                state = apply_unchecked(state, step)
                 steps += 1
             return state
         while not _past_horizon(state, horizon) and steps < limit:

@@ -205,3 +205,24 @@ def test_company_bases_are_not_regions() -> None:
     ids = {r.id for r in s.cat.regions}
     assert _targets(s) <= ids
     assert not _targets(s) & {c.id for c in s.cat.companies}
+
+
+def test_entry_costs_cache_matches_a_fresh_computation() -> None:
+    """Rules: entering a region costs its distance (1 or 2 helmets) plus 1 when another
+    company holds it. The cached answer per ownership map equals a fresh one."""
+    import random as _random
+
+    from engine.rules import _entry_costs, apply_unchecked, entry_costs, legal_steps
+
+    s = engine.new_game(players=3, seed=11)
+    rng = _random.Random(11)
+    checked = 0
+    while not s.is_over():
+        for c in range(4):
+            for points in (0, 1, 2, 3, 5):
+                fresh = [rc for rc in _entry_costs(s, c) if rc[1] <= points]
+                assert entry_costs(s, c, points) == fresh
+                checked += 1
+        s = apply_unchecked(s, s.sample_chance() if s.decision.kind == "chance"
+                            else rng.choice(legal_steps(s)))
+    assert checked > 1000

@@ -217,3 +217,25 @@ def test_determinization_never_uses_the_true_plan() -> None:
     obs = engine.observe(s, 1)
     plans = {engine.determinize(obs, random.Random(k)).players[0].slots for k in range(30)}
     assert len(plans) > 1
+
+
+def test_best_plan_is_the_whole_plan_behind_the_first_candidate() -> None:
+    """At an expansion decision the rollout follows the solver's best route step by
+    step: ``best_plan`` starts with the first candidate and is that route."""
+    from search.candidates import best_plan, candidate_steps
+    from search.solvers import best_expansions
+
+    s = engine.new_game(players=2, seed=3)
+    rng = random.Random(3)
+    seen = 0
+    while not s.is_over() and seen < 3:
+        if s.decision.kind == "expansion" and len(legal_steps(s)) > 2:
+            legal = legal_steps(s)
+            plan = best_plan(s, legal)
+            assert plan[0] == candidate_steps(s, legal)[0]
+            company = s.todo[0][2]
+            assert plan == best_expansions(s, company, k=3)[0].steps
+            seen += 1
+        s = apply_unchecked(s, s.sample_chance() if s.decision.kind == "chance"
+                            else rng.choice(legal_steps(s)))
+    assert seen == 3
