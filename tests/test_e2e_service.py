@@ -80,9 +80,10 @@ def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
         r = http.post("/v1/games", json={"seats": [{"kind": "human"},
                                                    {"kind": "ai", "bot": AI}], "seed": 5})
         gid = r.json()["id"]
-        for _ in range(40):
+        for _ in range(15):
             _human_step(http, gid, rng)
         before = [_view(http, gid, seat) for seat in (1, 2)]
+        assert not before[0]["over"], "the game must still be running when the server dies"
         proc.kill()  # SIGKILL: no shutdown, no flush but what was committed
         proc.wait()
     with served(db, log) as (proc, http):
