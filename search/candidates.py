@@ -67,9 +67,9 @@ def best_plan(state: State, legal: list[Step], k: int = TOP_K) -> tuple[Step, ..
     >>> best_plan(s, engine.legal_steps(s)) == (engine.legal_steps(s)[0],)
     True
     """
-    first = candidate_steps(state, legal, k)[0]
     if len(legal) > 2:
+        allowed = set(legal)
         for plan in _plans(state, k) or ():
-            if plan[0] == first:
+            if plan[0] in allowed:
                 return plan
-    return (first,)
+    return (legal[0],)

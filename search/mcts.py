@@ -307,7 +307,7 @@ class MCTS:
             # Finish the turn in progress (its remaining sub-choices), or the whole move
             # (every step until someone else or chance decides), then evaluate.
             turn = self.config.horizon == "turn"
-            if turn:
+            if turn:  # "turn" finishes the sub-choices of whoever decides next
                 first = state.todo[0] if state.todo else None
                 mover = first[1] if first is not None and first[0] not in CHANCE_OPS else -1
             stop = horizon if turn else 99
