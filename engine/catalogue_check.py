@@ -37,6 +37,8 @@ ACTION_LETTERS: dict[str, int] = {"A": 9, "B": 16, "C": 11, "D": 4, "E": 4}
 SHARE_LETTERS: frozenset[str] = frozenset({"D", "E"})
 MERCHANT_COUNT = 5
 MAX_UNIT_VALUE = 4
+# Rulebook: an expansion card shows "a number of expansion points (1, 2 or 3)".
+EXPANSION_CARD_VALUES: tuple[int, ...] = (1, 2, 3)
 
 REGION_COUNT = 24
 ENCLAVE_COUNT = 2
@@ -534,6 +536,16 @@ def _check_tracks(root: dict[str, Any]) -> None:
         pieces.add(tid[0])
 
 
+def _card_label(obj: dict[str, Any]) -> str:
+    """`` (card C4)``, `` (card exp2)``, `` (seat 3's card)``: which card a message is about."""
+    for key in ("name", "code"):
+        if isinstance(obj.get(key), str):
+            return f" (card {obj[key]})"
+    if isinstance(obj.get("seat"), int):
+        return f" (seat {obj['seat']}'s card)"
+    return ""
+
+
 def _check_card(entry: Any, path: str, kinds: tuple[str, ...]) -> dict[str, Any]:
     obj = _dict(entry, path)
     kind = _choice(_field(obj, "kind", path), _join(path, "kind"), kinds, "card kind")
@@ -545,7 +557,12 @@ def _check_card(entry: Any, path: str, kinds: tuple[str, ...]) -> dict[str, Any]
         _choice(_field(obj, "good", path), _join(path, "good"), GOODS, "good")
         _int_field(obj, "value", path, lo=1, hi=MAX_UNIT_VALUE)
     elif kind == "expansion":
-        _int_field(obj, "value", path, lo=1, hi=MAX_UNIT_VALUE)
+        value = _int_field(obj, "value", path)
+        if value not in EXPANSION_CARD_VALUES:
+            _fail(
+                _join(path, "value"),
+                f"an expansion card shows 1, 2 or 3 points, got {value}{_card_label(obj)}",
+            )
     elif kind == "bookkeeper":
         _int_field(obj, "value", path, lo=1)
     elif kind == "merchant":

@@ -194,8 +194,8 @@ def test_lower_majority_line_may_be_chosen() -> None:
         (("B6",), "bananas", 4, "CAP", 3, 1, 0, 0),
         (("B6", "ban2/1"), "bananas", 6, "CAP", 4, 1, 0, 1),
         (("exp2/1",), "expansion", 2, "MOM", 2, 1, 0, 0),
-        (("C4",), "expansion", 4, "MOM", 3, 1, 0, 0),
-        (("C4", "exp2/1"), "expansion", 6, "MOM", 4, 1, 0, 0),
+        (("C4", "exp1/1"), "expansion", 4, "MOM", 3, 1, 0, 0),  # C4 shows 3
+        (("C4", "exp2/1", "exp1/1"), "expansion", 6, "MOM", 4, 1, 0, 0),
     ],
 )
 def test_majority_rewards(area: tuple[str, ...], space: str, line: int, company_id: str,
