@@ -163,11 +163,11 @@ def _search(obs: engine.Observation, iterations: int | None, seconds: float | No
     """Run the search in this process (progress on ``console``); a SearchResult."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from search.mcts import MCTS, SearchConfig, SearchResult
+    from advisor_api.worker import advisor_config
+    from search.mcts import MCTS, SearchResult
     from search.parallel import ParallelMCTS
 
-    # tree="round": the lines carry the other players' replies in their PV.
-    cfg = SearchConfig(iterations=iterations, time=seconds, seed=seed, tree="round")
+    cfg = advisor_config(iterations, seconds, seed)
     if jobs > 1:
         with console.status(f"{label}: searching with {jobs} processes"), \
                 ParallelMCTS(cfg, jobs=jobs) as par:

@@ -17,6 +17,7 @@ import os
 import signal
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -38,6 +39,20 @@ def root_stats(result: SearchResult) -> RootStats:
     return RootStats(result.iterations, result.elapsed, children)
 
 
+# Iterations between interim reports of an analysis: how often a "stop" or a progress
+# report is looked at. It does not change what the search finds.
+REPORT_EVERY = 32
+
+
+def advisor_config(iterations: int | None, seconds: float | None,
+                   seed: int = 0) -> SearchConfig:
+    """The search configuration of an analysis (``/v1/analyse``, a game's analysis,
+    ``mombasa analyse``): this budget and seed, every knob :class:`SearchConfig`'s
+    default, the settings the AI seats play with too (its ``tree="round"`` gives the
+    advisor's lines the other players' replies in their PV)."""
+    return SearchConfig(iterations=iterations, time=seconds, seed=seed)
+
+
 def _stop_requested(conn: Connection) -> bool:
     try:
         return bool(conn.poll()) and conn.recv() == "stop"
@@ -51,9 +66,9 @@ def run_analysis(task: Task, conn: Connection | None = None) -> dict[str, Any]:
     Returns ``{"stats": RootStats, "solved": solver plans}`` (the solvers only for the
     first job, ``task["solve"]``)."""
     obs = observation_from_json(task["observation"])
-    # tree="round": the advisor's lines carry the other players' replies in their PV.
-    cfg = SearchConfig(iterations=task.get("iterations"), time=task.get("time"),
-                       seed=int(task.get("seed", 0)), report_every=32, tree="round")
+    cfg = replace(advisor_config(task.get("iterations"), task.get("time"),
+                                 int(task.get("seed", 0))),
+                  report_every=REPORT_EVERY)
     every = task.get("progress_every")
     last = time.perf_counter()
 

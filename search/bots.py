@@ -18,13 +18,14 @@ someone else, or chance, decides). Bots are described by a spec string such as
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
 from engine import Move, Observation, State, Step, determinize, observe
 from engine.rules import CHANCE_OPS, apply_unchecked, legal_steps
 from search.candidates import candidate_steps
-from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, money_estimate
+from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, Weights, money_estimate
 from search.mcts import MCTS, SearchConfig, SearchResult, subtree
 from search.policy import policy_step
 
@@ -229,23 +230,23 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             return GreedyBot(seed, samples=int(opts.get("samples", 1)),
                              evaluator=opts.get("eval", "hand"))
         if name == "mcts":
-            t = float(opts["time"]) if "time" in opts else None
-            it = int(opts["iterations"]) if "iterations" in opts else None
-            if t is None and it is None:
-                t = 0.25
-            weights = replace(DEFAULT_WEIGHTS, **{k: float(v) for k, v in opts.items()
-                                                  if k in WEIGHT_NAMES})
-            cfg = SearchConfig(iterations=it, time=t, seed=seed,
-                               c_uct=float(opts.get("c", 0.3)),
-                               horizon=opts.get("horizon", "turn"),
-                               widen_c=float(opts.get("widen", 3.0)),
-                               prior_visits=int(opts.get("prior", 2)),
-                               tree=opts.get("tree", "round"),
-                               node_priors=opts.get("node_priors", "0") in ("1", "true"),
-                               evaluator=opts.get("eval", "learned"),
-                               rollout_noise=float(opts.get("noise", 0.3)),
-                               tempo=float(opts.get("tempo", TEMPO)),
-                               weights=weights)
+            # Every setting the spec leaves out is SearchConfig's default: the dataclass
+            # is the one source of the search settings (the advisor uses it too).
+            knobs: dict[str, tuple[str, Callable[[str], object]]] = {
+                "c": ("c_uct", float), "horizon": ("horizon", str),
+                "widen": ("widen_c", float), "prior": ("prior_visits", int),
+                "tree": ("tree", str), "eval": ("evaluator", str),
+                "noise": ("rollout_noise", float), "tempo": ("tempo", float),
+                "node_priors": ("node_priors", lambda v: v in ("1", "true")),
+                "time": ("time", float), "iterations": ("iterations", int)}
+            kwargs = {knobs[k][0]: knobs[k][1](v) for k, v in opts.items() if k in knobs}
+            if "time" not in kwargs and "iterations" not in kwargs:
+                kwargs["time"] = 0.25  # the bot's budget when the spec gives none
+            if WEIGHT_NAMES & set(opts):
+                kwargs["weights"] = replace(SearchConfig.weights,  # the default weights
+                                            **{k: float(v) for k, v in opts.items()
+                                               if k in WEIGHT_NAMES})
+            cfg = SearchConfig(seed=seed, **kwargs)  # type: ignore[arg-type]
             return MCTSBot(cfg, name=spec)
     except ValueError as exc:
         raise ValueError(f"bot spec {spec!r}: {exc}") from None

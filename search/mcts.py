@@ -42,12 +42,16 @@ from search.policy import SOLVED_OPS, policy_step, step_score
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """Budget and knobs. Give ``iterations`` or ``time`` (seconds), or both."""
+    """Budget and knobs. Give ``iterations`` or ``time`` (seconds), or both.
+
+    The field defaults are THE search settings (the measured ones): the ``mcts`` bot of
+    the AI seats and the arena (:func:`search.bots.make_bot`) and the advisor's analysis
+    take every knob they are not told from here, so there is one configuration."""
 
     iterations: int | None = None
     time: float | None = None
     seed: int = 0
-    c_uct: float = 0.6
+    c_uct: float = 0.3
     horizon: str = "turn"  # rollouts end with the leaf's turn ("turn"), round, or "game"
     max_rollout_steps: int = 600
     widen_c: float = 3.0  # progressive widening: at most widen_c * n^widen_alpha children
