@@ -449,6 +449,17 @@ def split_players(text: str) -> list[str]:
     return specs
 
 
+def _connect_ray(address: str) -> None:
+    """Join (or start) the Ray cluster of a ``--ray`` option, or stop with what went
+    wrong."""
+    from search.distributed import RayUnavailable, connect
+
+    try:
+        connect(address)
+    except RayUnavailable as exc:
+        raise typer.BadParameter(str(exc), param_hint="--ray") from None
+
+
 @app.command("train-value")
 def train_value(
     out: Annotated[Path, typer.Option(help="Write the fitted model here (JSON).")],
@@ -469,6 +480,9 @@ def train_value(
                                                          "repeatable.")] = None,
     save_data: Annotated[Path | None, typer.Option(help="Also save the games played "
                                                         "(.npz).")] = None,
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray", help="Play the self-play games on a Ray cluster: 'auto' (the running "
+                      "one), an address, or 'local' (start one here).")] = None,
 ) -> None:
     """Fit the learned evaluator on recorded self-play games; report held-out errors."""
     from search.dataset import Dataset
@@ -500,9 +514,17 @@ def train_value(
                                  param_hint="--games")
     if games:
         Console(stderr=True).print(f"self-play: {games} games x {len(counts)} player "
-                                   f"counts of {bot}")
-        played = generate(bot, games, players=counts, seed=seed, explore=explore,
-                          jobs=jobs)
+                                   f"counts of {bot}"
+                                   + (" on Ray" if ray_address is not None else ""))
+        if ray_address is not None:
+            from search.distributed import generate_ray
+
+            _connect_ray(ray_address)
+            played = generate_ray(bot, games, players=counts, seed=seed, explore=explore,
+                                  address=ray_address)
+        else:
+            played = generate(bot, games, players=counts, seed=seed, explore=explore,
+                              jobs=jobs)
         if save_data is not None:
             played.save(str(save_data))
         parts.append(played)
@@ -555,6 +577,8 @@ def arena(
         raise typer.BadParameter(str(exc), param_hint="--players") from None
     if not 2 <= len(specs) <= 4:
         raise typer.BadParameter(f"2 to 4 bots, got {len(specs)}", param_hint="--players")
+    if ray_address is not None:
+        _connect_ray(ray_address)
     console = Console(stderr=True)
     with Progress(TextColumn("[bold]arena"), BarColumn(), TextColumn("{task.completed}/"
                   "{task.total} games"), TimeRemainingColumn(), console=console) as bar:

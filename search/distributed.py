@@ -1,9 +1,10 @@
-"""Tournaments and root-parallel search on a Ray cluster (optional extra ``distributed``).
+"""Tournaments, self-play data and root-parallel search on a Ray cluster (optional extra
+``distributed``).
 
-Ray does the distribution; this module only maps our two parallel workloads onto it:
-arena games become Ray tasks, and root-parallel search workers become Ray actors that
-keep running searches (so a worker process is not started per search). Results equal
-the local ones for the same seeds and iteration budgets.
+Ray does the distribution; this module only maps our parallel workloads onto it: arena
+games and recorded self-play games become Ray tasks, and root-parallel search workers
+become Ray actors that keep running searches (so a worker process is not started per
+search). Results equal the local ones for the same seeds and iteration budgets.
 
     with RayParallelMCTS(SearchConfig(iterations=200), jobs=4, address="auto") as search:
         result = search.search(observation)
@@ -11,36 +12,80 @@ the local ones for the same seeds and iteration budgets.
 
 from __future__ import annotations
 
+import os
+import socket
 import time
 from collections.abc import Callable
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
 from engine import Observation
 from search.arena import ArenaReport, GameRecord, play_game, summarise
+from search.dataset import Dataset
 from search.mcts import SearchConfig, SearchResult
 from search.parallel import RootStats, _worker, merge, worker_configs
+from search.selfplay import play_task, selfplay_tasks
+
+
+class RayUnavailable(RuntimeError):
+    """Ray is not installed, or its cluster cannot be reached or started."""
 
 
 def _ray() -> Any:
     try:
         import ray
     except ImportError as exc:  # pragma: no cover - depends on the extra
-        raise RuntimeError("Ray is not installed: pip install 'mombasa-advisor[distributed]'"
-                           ) from exc
+        raise RayUnavailable("Ray is not installed: pip install "
+                             "'mombasa-advisor[distributed]'") from exc
     return ray
+
+
+def _probe(address: str, timeout: float = 5.0) -> None:
+    """Fail fast when nothing listens at the cluster's address: ``ray.init`` would
+    retry for many minutes."""
+    if address.startswith("ray://"):
+        return
+    try:
+        from ray._private.services import canonicalize_bootstrap_address
+    except ImportError:  # pragma: no cover - private API of another Ray version
+        return
+    target = canonicalize_bootstrap_address(address)  # "auto": env or latest cluster
+    if target is None:
+        return
+    host, _, port = target.rpartition(":")
+    with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+        pass
 
 
 def connect(address: str | None = "auto", num_cpus: int | None = None) -> None:
     """Join the Ray cluster at ``address`` ("auto": the running one), or start a local
-    one when none runs and ``address`` is None or "local"."""
+    one when none runs and ``address`` is None or "local".
+
+    Raises :class:`RayUnavailable` (saying what went wrong) when Ray is not installed
+    or the cluster cannot be reached or started."""
     ray = _ray()
     if ray.is_initialized():
         return
-    if address in (None, "local"):
-        ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-    else:
-        ray.init(address=address, log_to_driver=False)
+    try:
+        if address is None or address == "local":
+            ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
+        else:
+            _probe(address)
+            ray.init(address=address, log_to_driver=False)
+    except Exception as exc:
+        where = "start a local Ray instance" if address in (None, "local") else \
+            f"reach the Ray cluster at {address!r}"
+        raise RayUnavailable(f"cannot {where}: {exc}") from exc
+
+
+def _task_options() -> dict[str, Any]:
+    """Ray workers do not inherit this process's environment: hand them the model file
+    a ``learned`` evaluator loads (``MOMBASA_VALUE_MODEL``), as an absolute path."""
+    path = os.environ.get("MOMBASA_VALUE_MODEL")
+    if not path:
+        return {}
+    return {"runtime_env": {"env_vars": {"MOMBASA_VALUE_MODEL": str(Path(path).resolve())}}}
 
 
 def run_arena_ray(specs: list[str], games: int, seed: int = 0, variable: bool = False,
@@ -49,7 +94,7 @@ def run_arena_ray(specs: list[str], games: int, seed: int = 0, variable: bool = 
     """:func:`search.arena.run_arena` with every game a Ray task."""
     ray = _ray()
     connect(address)
-    task = ray.remote(play_game)
+    task = ray.remote(play_game).options(**_task_options())
     t0 = time.perf_counter()
     pending = [task.remote(specs, i, seed, variable) for i in range(games)]
     records = []
@@ -60,6 +105,18 @@ def run_arena_ray(specs: list[str], games: int, seed: int = 0, variable: bool = 
         if on_game is not None:
             on_game(rec)
     return summarise(specs, records, time.perf_counter() - t0)
+
+
+def generate_ray(spec: str, games: int, players: tuple[int, ...] = (2, 3, 4),
+                 seed: int = 0, explore: float = 0.1,
+                 address: str | None = "auto") -> Dataset:
+    """:func:`search.selfplay.generate` with every recorded game a Ray task; the
+    records are joined in task order, so the data equal the local run's."""
+    ray = _ray()
+    connect(address)
+    task = ray.remote(play_task).options(**_task_options())
+    tasks = selfplay_tasks(spec, games, players, seed, explore)
+    return Dataset.concat(ray.get([task.remote(t) for t in tasks]))
 
 
 class _SearchActor:

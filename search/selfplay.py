@@ -60,22 +60,35 @@ def play_recorded(specs: list[str], seed: int, explore: float = 0.1,
     )
 
 
-def _one(args: tuple[list[str], int, float, int]) -> Dataset:
-    specs, seed, explore, game_id = args
+SelfplayTask = tuple[list[str], int, float, int]
+"""One recorded game: seat specs, seed, explore share, game id."""
+
+
+def selfplay_tasks(spec: str, games: int, players: tuple[int, ...] = (2, 3, 4),
+                   seed: int = 0, explore: float = 0.1) -> list[SelfplayTask]:
+    """The games :func:`generate` plays, in the order their records are concatenated
+    (shared with the Ray backend, :func:`search.distributed.generate_ray`)."""
+    tasks: list[SelfplayTask] = []
+    for n in players:
+        for _g in range(games):
+            game_id = len(tasks)
+            tasks.append(([spec] * n, seed * 1_000_003 + game_id, explore, game_id))
+    return tasks
+
+
+def play_task(task: SelfplayTask) -> Dataset:
+    """Play and record one game of :func:`selfplay_tasks`."""
+    specs, seed, explore, game_id = task
     return play_recorded(specs, seed, explore, game_id)
 
 
 def generate(spec: str, games: int, players: tuple[int, ...] = (2, 3, 4), seed: int = 0,
              explore: float = 0.1, jobs: int = 1) -> Dataset:
     """``games`` self-play games of ``spec`` for each player count, recorded."""
-    tasks: list[tuple[list[str], int, float, int]] = []
-    for n in players:
-        for _g in range(games):
-            game_id = len(tasks)
-            tasks.append(([spec] * n, seed * 1_000_003 + game_id, explore, game_id))
+    tasks = selfplay_tasks(spec, games, players, seed, explore)
     if jobs <= 1:
-        parts = [_one(t) for t in tasks]
+        parts = [play_task(t) for t in tasks]
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(pool.map(_one, tasks, chunksize=4))
+            parts = list(pool.map(play_task, tasks, chunksize=4))
     return Dataset.concat(parts)
