@@ -202,6 +202,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """Build a bot from its spec string.
 
     ``random``; ``policy``; ``greedy[:samples=N]``;
+    ``bookkeeper``, ``diamonds``, ``shares`` ``[:eval=learned|hand][,strength=X]``
+    (route specialists, :mod:`search.specialists`);
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
     [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,widen=W][,prior=K]
     [,node_priors=1]``
@@ -211,6 +213,8 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     """
     name, opts = parse_spec(spec)
     allowed = {"random": set(), "policy": set(), "greedy": {"samples", "eval"},
+               "bookkeeper": {"eval", "strength"}, "diamonds": {"eval", "strength"},
+               "shares": {"eval", "strength"},
                "mcts": {"time", "iterations", "c", "horizon", "widen", "prior", "tree",
                         "node_priors", "eval", "noise", "tempo",
                         *WEIGHT_NAMES},
@@ -226,6 +230,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             return RandomBot(seed)
         if name == "policy":
             return PolicyBot(seed)
+        if name in ("bookkeeper", "diamonds", "shares"):
+            from search.specialists import SpecialistBot
+
+            return SpecialistBot(name, seed, strength=float(opts.get("strength", 1.0)),
+                                 evaluator=opts.get("eval", "learned"))
         if name == "greedy":
             return GreedyBot(seed, samples=int(opts.get("samples", 1)),
                              evaluator=opts.get("eval", "hand"))

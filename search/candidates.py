@@ -47,8 +47,8 @@ def _plans(state: State, k: int) -> list[tuple[Step, ...]] | None:
 
 def candidate_steps(state: State, legal: list[Step], k: int = TOP_K) -> list[Step]:
     """The steps worth considering at this decision (a non-empty subset of ``legal``)."""
-    if len(legal) <= 2:
-        return legal
+    if len(legal) <= 1 or (len(legal) == 2 and decision(state).kind != "ink-jar"):
+        return legal  # at an ink-jar decision (halt or go on) the solver answers too
     plans = _plans(state, k)
     if plans is None:
         return legal
@@ -67,7 +67,7 @@ def best_plan(state: State, legal: list[Step], k: int = TOP_K) -> tuple[Step, ..
     >>> best_plan(s, engine.legal_steps(s)) == (engine.legal_steps(s)[0],)
     True
     """
-    if len(legal) > 2:
+    if len(legal) > 2 or (len(legal) == 2 and decision(state).kind == "ink-jar"):
         allowed = set(legal)
         for plan in _plans(state, k) or ():
             if plan[0] in allowed:

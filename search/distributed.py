@@ -25,7 +25,7 @@ from search.arena import ArenaReport, GameRecord, play_game, summarise
 from search.dataset import Dataset
 from search.mcts import SearchConfig, SearchResult
 from search.parallel import RootStats, _worker, merge, worker_configs
-from search.selfplay import play_task, selfplay_tasks
+from search.selfplay import SelfplayTask, play_task, selfplay_tasks
 
 
 class RayUnavailable(RuntimeError):
@@ -112,10 +112,15 @@ def generate_ray(spec: str, games: int, players: tuple[int, ...] = (2, 3, 4),
                  address: str | None = "auto") -> Dataset:
     """:func:`search.selfplay.generate` with every recorded game a Ray task; the
     records are joined in task order, so the data equal the local run's."""
+    return play_tasks_ray(selfplay_tasks(spec, games, players, seed, explore), address)
+
+
+def play_tasks_ray(tasks: list[SelfplayTask], address: str | None = "auto") -> Dataset:
+    """Play and record ``tasks`` as Ray tasks, joined in task order (the same data as
+    playing them one by one locally)."""
     ray = _ray()
     connect(address)
     task = ray.remote(play_task).options(**_task_options())
-    tasks = selfplay_tasks(spec, games, players, seed, explore)
     return Dataset.concat(ray.get([task.remote(t) for t in tasks]))
 
 

@@ -21,7 +21,7 @@ from functools import cache
 
 from engine import State
 from engine.catalogue import KIND_MERCHANT, KIND_SHARE, Catalogue
-from engine.rules import measures, tables
+from engine.rules import face_up, measures, tables
 from engine.state import PlayerState
 
 FEATURES: tuple[str, ...] = (
@@ -42,6 +42,13 @@ FEATURES: tuple[str, ...] = (
     "books_ahead",  # books placed after the ink jar
     "markers",  # bonus markers still in front of the player this round
     "ended",  # has ended the action phase this round
+    # Long plans (see docs/search.md, "The learned evaluator"):
+    "ink_walk_value",  # bookkeeping value a bookkeeper used now would walk (face-up cards)
+    "meetable_run_value",  # value of the run ahead whose needs the owned cards can meet
+    "diamond_unlock_gap",  # diamond steps still missing to open the extra slot
+    "ink_unlock_gap",  # books still missing for the ink jar to open the extra slot
+    "resting_units",  # units of the cards in resting decks (still to come back)
+    "merchant_now",  # face-up merchant cards this round
 )
 INDEX = {name: i for i, name in enumerate(FEATURES)}
 
@@ -119,12 +126,94 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
     run_value = bk[k - 1] - bk[p.ink]
     ahead = sum(1 for j in range(p.ink + 1, len(books)) if books[j])
     slots = 3 + (p.diamond >= cat.diamond_slot) + (p.ink >= cat.bookkeeping_slot)
+    resting = 0
+    for deck in p.resting:
+        for card in deck:
+            if card_table[card][0] >= 0:
+                resting += card_table[card][1]
     part = (
         float(own[0]), float(own[1]), float(own[2]), float(own[3]), float(own[4]),
         float(merchants), float(n_cards), float(slots), float(run_value), float(ahead),
         float(p.cash), float(cat.diamond_values[p.diamond]), float(bk[p.ink]),
+        float(_meetable_run_value(cat, p, owned, slots)),
+        float(max(0, cat.diamond_slot - p.diamond)),
+        float(max(0, cat.bookkeeping_slot - p.ink)), float(resting),
     )
     return part, tuple(card_shares)
+
+
+def _meetable_run_value(cat: Catalogue, p: PlayerState, owned: int, slots: int) -> int:
+    """Bookkeeping value of the run of books after the ink jar that the player's own
+    cards could walk: one bookkeeper (the best) plus, per book, the best cards of each
+    needed measure in the other slots (books checked one by one, as the rules do)."""
+    card_table = _card_table(cat)
+    best: list[list[int]] = [[], [], [], [], []]
+    m = owned
+    while m:
+        low = m & -m
+        measure, units, _, _ = card_table[low.bit_length() - 1]
+        m ^= low
+        if measure >= 0:
+            best[measure].append(units)
+    if not best[4]:
+        return 0
+    for values in best:
+        values.sort(reverse=True)
+    keeper = best[4][0]
+    books = p.books
+    k = p.ink
+    while k + 1 < len(books) and books[k + 1]:
+        top = books[k + 1][-1]
+        if not (p.flipped >> top) & 1:
+            free = slots - 1
+            for measure, amount in cat.books[top].needs:
+                values = best[measure]
+                if measure == 4:
+                    amount -= keeper
+                    values = values[1:]
+                for v in values:
+                    if amount <= 0 or free <= 0:
+                        break
+                    amount -= v
+                    free -= 1
+                if amount > 0:
+                    break
+            else:
+                k += 1
+                continue
+            break
+        k += 1
+    bk = cat.bookkeeping_values
+    return bk[k] - bk[p.ink]
+
+
+def ink_walk(s: State, p: PlayerState) -> tuple[int, int]:
+    """(books, bookkeeping value gained) if ``p`` used a bookkeeper now: the ink jar walks
+    while the next book is face down or its needs are met by the face-up cards of the
+    action area (as the rules check them, book by book). (0, 0) outside the action phase
+    or without a face-up bookkeeper.
+
+    >>> import engine
+    >>> s = engine.new_game(players=2, seed=0)
+    >>> ink_walk(s, s.players[0])
+    (0, 0)
+    """
+    if s.phase not in (1, 2) or p.ended:
+        return 0, 0
+    cat = s.cat
+    have = measures(s, p)
+    if have[4] <= 0:  # no bookkeeper face up
+        return 0, 0
+    books = p.books
+    k = p.ink
+    while k + 1 < len(books) and books[k + 1]:
+        top = books[k + 1][-1]
+        if not (p.flipped >> top) & 1 and not all(
+                have[m] >= amount for m, amount in cat.books[top].needs):
+            break
+        k += 1
+    bk = cat.bookkeeping_values
+    return k - p.ink, bk[k] - bk[p.ink]
 
 
 def player_features(s: State) -> list[list[float]]:
@@ -136,6 +225,7 @@ def player_features(s: State) -> list[list[float]]:
     values = s.values
     tracks = s.tracks
     in_round = s.phase in (1, 2)
+    merchant_mask = tables(cat).merchant_mask
     out = []
     for p in s.players:
         part, card_shares = _own_part(cat, p)
@@ -149,11 +239,16 @@ def player_features(s: State) -> list[list[float]]:
             share_room += n * room[c]
             progress += prog * values[c]
         now = measures(s, p) if in_round and not p.ended else (0, 0, 0, 0, 0)
+        merchant_now = 0
+        if in_round and not p.ended:
+            merchant_now = (face_up(p) & merchant_mask).bit_count()
         out.append([
             1.0, part[10], part[11], part[12],
             share_money, shares, share_room, progress,
             float(now[0]), float(now[1]), float(now[2]), float(now[3]), float(now[4]),
             *part[:10], float(p.markers), float(p.ended),
+            float(ink_walk(s, p)[1]), part[13], part[14], part[15], part[16],
+            float(merchant_now),
         ])
     return out
 

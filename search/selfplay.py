@@ -85,10 +85,15 @@ def play_task(task: SelfplayTask) -> Dataset:
 def generate(spec: str, games: int, players: tuple[int, ...] = (2, 3, 4), seed: int = 0,
              explore: float = 0.1, jobs: int = 1) -> Dataset:
     """``games`` self-play games of ``spec`` for each player count, recorded."""
-    tasks = selfplay_tasks(spec, games, players, seed, explore)
+    return play_tasks(selfplay_tasks(spec, games, players, seed, explore), jobs)
+
+
+def play_tasks(tasks: list[SelfplayTask], jobs: int = 1) -> Dataset:
+    """Play and record ``tasks`` on ``jobs`` local processes, joined in task order (the
+    same data whatever ``jobs``)."""
     if jobs <= 1:
         parts = [play_task(t) for t in tasks]
     else:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            parts = list(pool.map(play_task, tasks, chunksize=4))
+            parts = list(pool.map(play_task, tasks, chunksize=2))
     return Dataset.concat(parts)

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from search.dataset import Dataset
-from search.value_model import ValueModel, fit
+from search.value_model import ValueModel, fit, fit_residual, residual_inputs
 
 
 @dataclass
@@ -31,12 +31,16 @@ class TrainingReport:
     learned_mae: float
     hand_mae: float
     by_round: dict[int, tuple[float, float]] = field(default_factory=dict)  # learned, hand
+    linear_mae: float = 0.0  # the linear part alone (equal to learned_mae without a net)
+    linear_by_round: dict[int, float] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
         out = [f"held-out: {self.games} games, {self.rows} rows; mean absolute error of "
-               f"final money: learned {self.learned_mae:.2f}, hand {self.hand_mae:.2f}"]
+               f"final money: learned {self.learned_mae:.2f} (linear part alone "
+               f"{self.linear_mae:.2f}), hand {self.hand_mae:.2f}"]
         for r, (lm, hm) in sorted(self.by_round.items()):
-            out.append(f"  round {r}: learned {lm:.2f}, hand {hm:.2f}")
+            out.append(f"  round {r}: learned {lm:.2f}, linear part "
+                       f"{self.linear_by_round.get(r, lm):.2f}, hand {hm:.2f}")
         return out
 
 
@@ -48,29 +52,45 @@ def predict_rows(model: ValueModel, data: Dataset) -> np.ndarray:
         w = model.weights_for(b)
         mask = np.all(data.buckets == np.array(key), axis=1)
         out[mask] = data.features[mask] @ np.array(w)
+    if model.residual is not None:
+        out += model.residual.predict(residual_inputs(data.features, data.buckets))
     return out
 
 
 def train(data: Dataset, ridge: float = 1.0, holdout: int = 5, min_rows: int = 200,
-          meta: dict[str, object] | None = None) -> tuple[ValueModel, TrainingReport]:
-    """Fit on all but every ``holdout``-th game, report on those, then fit on all."""
+          meta: dict[str, object] | None = None, hidden: int = 0,
+          epochs: int = 30) -> tuple[ValueModel, TrainingReport]:
+    """Fit on all but every ``holdout``-th game, report on those, then fit on all.
+
+    ``hidden`` > 0 adds the non-linear correction (:mod:`search.residual_net`) with that
+    many hidden units; the report then also gives the linear part's error alone."""
     test = data.games % holdout == 0
     train_part, test_part = data.subset(~test), data.subset(test)
     if len(test_part.targets) == 0 or len(train_part.targets) == 0:
         raise ValueError("train: too few games for a held-out split")
     model = fit(train_part, ridge=ridge, min_rows=min_rows)
+    linear_err = np.abs(predict_rows(model, test_part) - test_part.targets)
+    if hidden:
+        model.residual = fit_residual(model, train_part, hidden=hidden, epochs=epochs)
     err = np.abs(predict_rows(model, test_part) - test_part.targets)
     hand = np.abs(test_part.hand - test_part.targets)
     rounds = test_part.buckets[:, 1]
     report = TrainingReport(
         rows=len(err), games=len(set(test_part.games.tolist())),
         learned_mae=float(err.mean()), hand_mae=float(hand.mean()),
+        linear_mae=float(linear_err.mean()),
         by_round={int(r): (float(err[rounds == r].mean()), float(hand[rounds == r].mean()))
                   for r in sorted(set(rounds.tolist()))},
+        linear_by_round={int(r): float(linear_err[rounds == r].mean())
+                         for r in sorted(set(rounds.tolist()))},
     )
     info = dict(meta or {})
     info.update(rows=len(data.targets), games=len(set(data.games.tolist())), ridge=ridge,
                 heldout_mae_learned=round(report.learned_mae, 3),
                 heldout_mae_hand=round(report.hand_mae, 3))
+    if hidden:
+        info.update(hidden=hidden, heldout_mae_linear_part=round(report.linear_mae, 3))
     final = fit(data, ridge=ridge, min_rows=min_rows, meta=info)
+    if hidden:
+        final.residual = fit_residual(final, data, hidden=hidden, epochs=epochs)
     return final, report

@@ -29,6 +29,7 @@ import numpy as np
 from engine import State, score
 from search.dataset import Dataset
 from search.features import FEATURES, bucket, player_features
+from search.residual_net import ResidualNet, train_residual
 
 DEFAULT_PATH = Path(__file__).parent / "data" / "value_model.json"
 Bucket = tuple[int, int, int]
@@ -44,6 +45,8 @@ class ValueModel:
 
     weights: dict[Bucket, tuple[float, ...]]
     meta: dict[str, Any] = field(default_factory=dict)
+    # Optional non-linear correction fitted to the linear part's residuals.
+    residual: ResidualNet | None = None
     # Nearest-bucket answers for unfitted buckets; never written to the model file.
     _fallback: dict[Bucket, tuple[float, ...]] = field(default_factory=dict, repr=False,
                                                        compare=False)
@@ -52,8 +55,14 @@ class ValueModel:
         """Estimated final money per player (the exact totals once the game is over)."""
         if s.is_over():
             return [float(sc.total) for sc in score(s)]
-        w = self.weights_for(bucket(s))
-        return [sum(map(mul, w, row)) for row in player_features(s)]
+        b = bucket(s)
+        w = self.weights_for(b)
+        rows = player_features(s)
+        linear = [sum(map(mul, w, row)) for row in rows]
+        if self.residual is None:
+            return linear
+        extra = self.residual.predict(residual_inputs(np.array(rows), b))
+        return [x + float(e) for x, e in zip(linear, extra, strict=True)]
 
     def weights_for(self, b: Bucket) -> tuple[float, ...]:
         """The weights of bucket ``b``, or of the nearest fitted bucket (same player
@@ -70,13 +79,16 @@ class ValueModel:
 
     # -- files ---------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "format": "mombasa-value-model/1",
             "features": list(FEATURES),
             "meta": self.meta,
             "buckets": {f"{n}/{r}/{ph}": list(w)
                         for (n, r, ph), w in sorted(self.weights.items())},
         }
+        if self.residual is not None:
+            out["residual"] = self.residual.to_json()
+        return out
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> ValueModel:
@@ -97,7 +109,13 @@ class ValueModel:
             weights[(int(parts[0]), int(parts[1]), int(parts[2]))] = tuple(map(float, w))
         if not weights:
             raise ValueModelError("buckets: empty")
-        return ValueModel(weights, dict(raw.get("meta", {})))
+        residual = None
+        if raw.get("residual") is not None:
+            try:
+                residual = ResidualNet.from_json(raw["residual"], len(FEATURES) + 3)
+            except ValueError as exc:
+                raise ValueModelError(str(exc)) from None
+        return ValueModel(weights, dict(raw.get("meta", {})), residual)
 
     def save(self, path: str | Path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=1) + "\n")
@@ -118,6 +136,24 @@ def default_model() -> ValueModel:
     return ValueModel.load(os.environ.get("MOMBASA_VALUE_MODEL") or DEFAULT_PATH)
 
 
+def residual_inputs(rows: np.ndarray, b: Bucket | np.ndarray) -> np.ndarray:
+    """The residual network's inputs: feature rows plus (round / 7, phase, players)
+    of their bucket (one bucket for all rows, or one bucket row per row)."""
+    extra = np.asarray(b, dtype=float)
+    if extra.ndim == 1:
+        extra = np.broadcast_to(extra, (rows.shape[0], 3))
+    extra = np.stack([extra[:, 1] / 7.0, extra[:, 2], extra[:, 0]], axis=1)
+    return np.concatenate([rows, extra], axis=1)
+
+
+# Money a player can no longer lose: the diamond and bookkeeping values passed (markers
+# never move back). Their weights are fixed at 1 (the fit explains the rest of the final
+# money), so no estimate can prefer standing still on those tracks to moving on. Fitted
+# freely, a route the training games never used got a weight of any sign (-1.9 per pound
+# of bookkeeping in round 2 of the first shipped model), and the bots never tried it.
+ANCHORED = ("diamond_value", "bookkeeping_value")
+
+
 def fit(data: Dataset, ridge: float = 1.0, min_rows: int = 200,
         meta: dict[str, Any] | None = None) -> ValueModel:
     """Ridge regression per bucket (features scaled; the bias is not penalised).
@@ -131,11 +167,35 @@ def fit(data: Dataset, ridge: float = 1.0, min_rows: int = 200,
         mask = np.all(data.buckets == np.array(key), axis=1)
         if mask.sum() < min_rows:
             continue
-        weights[(key[0], key[1], key[2])] = tuple(
-            float(x) for x in ridge_fit(data.features[mask], data.targets[mask], ridge))
+        weights[(key[0], key[1], key[2])] = anchored_fit(
+            data.features[mask], data.targets[mask], ridge)
     if not weights:
         raise ValueModelError(f"no bucket has {min_rows} rows: play more games")
     return ValueModel(weights, meta or {})
+
+
+def fit_residual(model: ValueModel, data: Dataset, hidden: int = 32, epochs: int = 30,
+                 seed: int = 0) -> ResidualNet:
+    """Fit the non-linear correction to what ``model``'s linear part leaves unexplained
+    on ``data`` (early stopping on every 10th game)."""
+    linear = np.empty(len(data.targets))
+    for key in {tuple(int(x) for x in row) for row in data.buckets}:
+        mask = np.all(data.buckets == np.array(key), axis=1)
+        linear[mask] = data.features[mask] @ np.array(model.weights_for(
+            (key[0], key[1], key[2])))
+    x = residual_inputs(data.features, data.buckets)
+    return train_residual(x, data.targets - linear, data.games, hidden=hidden,
+                          epochs=epochs, seed=seed)
+
+
+def anchored_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> tuple[float, ...]:
+    """:func:`ridge_fit` with the :data:`ANCHORED` features' weights fixed at 1."""
+    anchored = [FEATURES.index(name) for name in ANCHORED]
+    free = [i for i in range(x.shape[1]) if i not in anchored]
+    residual = y - x[:, anchored].sum(axis=1)
+    w = np.ones(x.shape[1])
+    w[free] = ridge_fit(x[:, free], residual, ridge)
+    return tuple(float(v) for v in w)
 
 
 def ridge_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:

@@ -1,0 +1,170 @@
+"""Why does more thinking (not) play better? Measurements of the search, for docs/search.md.
+
+Three measurements on the shipped search settings (``SearchConfig`` defaults):
+
+* ``agreement``: on action decisions sampled from greedy games, how often the step the
+  search picks changes when the budget grows 4x, against how often it changes with the
+  same budget and another seed (the search's own noise). If 4x changes the pick no more
+  often than a reseed does, more time only buys a different sample of the same noise.
+* ``profile``: where an iteration's time goes (determinization, the tree, rollouts and
+  the solvers in them, the evaluator), by cProfile over a few searches.
+* ``perfect``: the information-set search against the same search given the true state
+  (every determinization is the real position: the others' plans and tiles and the
+  coming draws are known). A diagnostic upper bound on what hidden information costs;
+  never used for advice.
+
+    python -m benchmarks.diagnose_search agreement --positions 60 --iterations 400
+    python -m benchmarks.diagnose_search profile --iterations 1000
+    python -m benchmarks.diagnose_search perfect --games 40 --iterations 400
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import pstats
+import random
+from dataclasses import replace
+
+import search.bots as bots_module
+import search.mcts as mcts_module
+from engine import Move, Observation, State, apply_move, new_game, observe, winners
+from search.bots import MCTSBot, make_bot
+from search.mcts import MCTS, SearchConfig
+
+
+def sample_positions(count: int, seed: int = 100) -> list[Observation]:
+    """Action decisions with at least two candidate steps, from greedy self-play
+    (learned evaluator), one every few moves, as seen by the player to act."""
+    rng = random.Random(seed)
+    out: list[Observation] = []
+    game = 0
+    while len(out) < count:
+        s = new_game(players=2, seed=seed + game)
+        bots = [make_bot("greedy:eval=learned", seed=game * 2 + i) for i in range(2)]
+        game += 1
+        while not s.is_over() and len(out) < count:
+            d = s.decision
+            if d.kind == "chance":
+                s = s.apply(s.sample_chance())
+                continue
+            if d.kind == "action" and rng.random() < 0.15 and len(s.legal_steps()) > 2:
+                out.append(observe(s, d.player))
+            s = apply_move(s, bots[d.player].choose(observe(s, d.player)))
+    return out
+
+
+def agreement(positions: int, iterations: int, factor: int = 4) -> dict[str, float]:
+    """Share of positions where the picked step differs: budget N seed a vs seed b, and
+    N vs factor*N."""
+    obs_list = sample_positions(positions)
+    reseed = grow = 0
+    for i, obs in enumerate(obs_list):
+        base = SearchConfig(iterations=iterations, seed=1000 + i)
+        a = MCTS(base).search(obs).best
+        b = MCTS(replace(base, seed=5000 + i)).search(obs).best
+        c = MCTS(replace(base, iterations=iterations * factor, seed=9000 + i)).search(obs).best
+        reseed += a != b
+        grow += a != c
+    n = len(obs_list)
+    return {"positions": n, "changed_by_reseed": reseed / n, f"changed_by_{factor}x": grow / n}
+
+
+def profile(iterations: int, positions: int = 6) -> pstats.Stats:
+    """cProfile of ``positions`` searches of ``iterations`` iterations each."""
+    obs_list = sample_positions(positions, seed=300)
+    prof = cProfile.Profile()
+    prof.enable()
+    for i, obs in enumerate(obs_list):
+        MCTS(SearchConfig(iterations=iterations, seed=i)).search(obs)
+    prof.disable()
+    return pstats.Stats(prof)
+
+
+PARTS = {
+    "determinize": "determinize",
+    "tree (select/expand, legal steps, candidates)": "_iterate",
+    "rollout": "_rollout",
+    "solvers (expansion, books, ink jar)": "_plans",
+    "evaluator": "evaluate",
+    "root priors (greedy first look)": "_give_priors",
+}
+
+
+def profile_table(stats: pstats.Stats) -> list[tuple[str, float, float]]:
+    """(part, cumulative seconds, share of the searches' time) per part of PARTS."""
+    raw = stats.stats  # type: ignore[attr-defined]
+    total = sum(v[3] for k, v in raw.items() if k[2] == "search")
+    out = []
+    for label, func in PARTS.items():
+        cum = sum(v[3] for k, v in raw.items() if k[2] == func)
+        out.append((label, cum, cum / total if total else 0.0))
+    return out
+
+
+class TrueStateMCTS(MCTSBot):
+    """The search handed the true state: every determinization is the real position,
+    so the others' plans and tiles and the coming draws are known (diagnostic only)."""
+
+    def choose_true(self, state: State, player: int) -> Move:
+        saved = (bots_module.determinize, bots_module.observe, mcts_module.determinize)
+
+        def known(obs: Observation, rng: random.Random) -> State:
+            return obs.state
+
+        def see_all(s: State, viewer: int) -> Observation:
+            return Observation(viewer, s)
+
+        bots_module.determinize = known  # type: ignore[assignment]
+        bots_module.observe = see_all  # type: ignore[assignment]
+        mcts_module.determinize = known  # type: ignore[assignment]
+        try:
+            return self.choose(Observation(player, state))
+        finally:
+            bots_module.determinize, bots_module.observe, mcts_module.determinize = saved
+
+
+def perfect(games: int, iterations: int, seed: int = 77) -> dict[str, float]:
+    """Wins of the true-state search against the information-set search (seats
+    alternated, same iterations and settings)."""
+    cfg = SearchConfig(iterations=iterations)
+    wins = 0.0
+    for g in range(games):
+        s = new_game(players=2, seed=seed + g)
+        pi_seat = g % 2
+        bots = [MCTSBot(replace(cfg, seed=g * 2 + i)) for i in range(2)]
+        truth = TrueStateMCTS(replace(cfg, seed=g * 2 + pi_seat))
+        while not s.is_over():
+            d = s.decision
+            if d.kind == "chance":
+                s = s.apply(s.sample_chance())
+                continue
+            if d.player == pi_seat:
+                move = truth.choose_true(s, d.player)
+            else:
+                move = bots[d.player].choose(observe(s, d.player))
+            s = apply_move(s, move)
+        won = winners(s)
+        if pi_seat in won:
+            wins += 1 / len(won)
+    return {"games": games, "perfect_information_wins": wins, "share": wins / games}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("what", choices=("agreement", "profile", "perfect"))
+    ap.add_argument("--positions", type=int, default=60)
+    ap.add_argument("--iterations", type=int, default=400)
+    ap.add_argument("--games", type=int, default=40)
+    args = ap.parse_args()
+    if args.what == "agreement":
+        print(agreement(args.positions, args.iterations))
+    elif args.what == "profile":
+        for label, cum, share in profile_table(profile(args.iterations)):
+            print(f"{label:48} {cum:7.2f} s  {100 * share:5.1f}%")
+    else:
+        print(perfect(args.games, args.iterations))
+
+
+if __name__ == "__main__":
+    main()

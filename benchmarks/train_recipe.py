@@ -1,0 +1,120 @@
+"""The recipe of the shipped value model: which games, which bots, which seeds.
+
+Each round plays a mix of tables (self-play of one bot, and route specialists against
+it, so that every route to money appears in the data), records every position with
+:func:`search.selfplay.play_recorded`, and saves the rows. The model is then fitted on
+all rounds so far (``mombasa train-value --games 0 --data ... --out ...`` does the same
+fit). Round 1 plays with the hand formula (no model is needed); later rounds with the
+model of the round before (``MOMBASA_VALUE_MODEL``), including the search itself.
+
+    python -m benchmarks.train_recipe --round 1 --out r1.npz
+    python -m benchmarks.train_recipe --fit m1.json r1.npz
+    MOMBASA_VALUE_MODEL=m1.json python -m benchmarks.train_recipe --round 2 --out r2.npz
+    python -m benchmarks.train_recipe --fit search/data/value_model.json r1.npz r2.npz
+
+``--jobs`` runs games on the local process pool; ``--ray ADDRESS`` on a Ray cluster
+(same records for the same seeds either way). ``--scale`` multiplies every table's game
+count (0.05 for a smoke run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from search.dataset import Dataset
+from search.selfplay import SelfplayTask, play_tasks
+
+# (seat specs, games); seats rotate by one every game. {g}: the round's greedy bot.
+ROUNDS: dict[int, tuple[str, list[tuple[list[str], int]]]] = {
+    1: ("hand", [
+        (["{g}", "{g}"], 200),
+        (["bookkeeper:eval=hand", "{g}"], 100),
+        (["diamonds:eval=hand", "{g}"], 100),
+        (["shares:eval=hand", "{g}"], 100),
+        (["bookkeeper:eval=hand", "diamonds:eval=hand"], 60),
+        (["{g}", "{g}", "{g}"], 60),
+        (["bookkeeper:eval=hand", "diamonds:eval=hand", "{g}"], 60),
+        (["{g}", "{g}", "{g}", "{g}"], 40),
+        (["bookkeeper:eval=hand", "diamonds:eval=hand", "shares:eval=hand", "{g}"], 40),
+    ]),
+    2: ("learned", [
+        (["mcts:iterations=200", "mcts:iterations=200"], 240),
+        (["mcts:iterations=200", "bookkeeper"], 40),
+        (["mcts:iterations=200", "diamonds"], 40),
+        (["mcts:iterations=200", "shares"], 40),
+        (["{g}", "{g}"], 100),
+        (["bookkeeper", "{g}"], 60),
+        (["diamonds", "{g}"], 60),
+        (["mcts:iterations=200"] * 3, 40),
+        (["bookkeeper", "diamonds", "{g}"], 40),
+        (["mcts:iterations=200"] * 4, 30),
+        (["bookkeeper", "diamonds", "shares", "{g}"], 30),
+    ]),
+}
+
+
+def round_tasks(number: int, seed: int, scale: float = 1.0,
+                explore: float = 0.1) -> list[SelfplayTask]:
+    """The games of recipe round ``number``, in record order."""
+    evaluator, tables = ROUNDS[number]
+    greedy = f"greedy:eval={evaluator}"
+    tasks: list[SelfplayTask] = []
+    for specs, games in tables:
+        specs = [s.replace("{g}", greedy) for s in specs]
+        for g in range(max(1, round(games * scale))):
+            rot = g % len(specs)
+            seats = specs[rot:] + specs[:rot]
+            game_id = len(tasks)
+            tasks.append((seats, seed * 1_000_003 + game_id, explore, game_id))
+    return tasks
+
+
+def play(tasks: list[SelfplayTask], jobs: int = 1, ray: str | None = None) -> Dataset:
+    """Play and record ``tasks`` (in order) locally or on Ray."""
+    if ray:
+        from search.distributed import play_tasks_ray
+
+        return play_tasks_ray(tasks, ray)
+    return play_tasks(tasks, jobs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--round", type=int, choices=sorted(ROUNDS))
+    ap.add_argument("--out", help="where to save the round's records (.npz)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--scale", type=float, default=1.0)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--ray", default=None, help="auto, an address, or local")
+    ap.add_argument("--fit", nargs="+", metavar=("MODEL", "DATA"),
+                    help="fit a model on the data files and save it to MODEL")
+    ap.add_argument("--hidden", type=int, default=0,
+                    help="hidden units of the residual network (0: linear only)")
+    args = ap.parse_args()
+    if args.fit:
+        from search.training import train
+
+        out, *files = args.fit
+        if not files:
+            ap.error("--fit: give the model file and at least one data file")
+        data = Dataset.concat([Dataset.load(f) for f in files])
+        model, report = train(data, hidden=args.hidden,
+                              meta={"recipe": "benchmarks/train_recipe.py",
+                                    "data": [f.rsplit("/", 1)[-1] for f in files]})
+        print("\n".join(report.lines()))
+        model.save(out)
+        print(f"saved {out}")
+        return
+    if args.round is None or not args.out:
+        ap.error("give --round N --out FILE, or --fit MODEL DATA...")
+    tasks = round_tasks(args.round, args.seed or args.round * 11, args.scale)
+    t0 = time.perf_counter()
+    data = play(tasks, args.jobs, args.ray)
+    data.save(args.out)
+    print(f"round {args.round}: {len(tasks)} games, {len(data.targets)} rows, "
+          f"{time.perf_counter() - t0:.0f} s -> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

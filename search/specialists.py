@@ -1,0 +1,162 @@
+"""Scripted specialists: one bot per route to money, to measure what each route yields.
+
+Mombasa pays in four categories: company shares, diamonds, bookkeeping and cash. A
+specialist plays like the greedy bot (one turn ahead, the solvers at expansions, book
+purchases and ink-jar moves) but judges positions by the learned evaluator *plus* a
+bonus for progress on its own route, so it keeps choosing that route's cards, slots and
+actions even where a one-turn reading would not. Routes:
+
+* ``bookkeeper``: the ink jar's value, the run of books ahead of it, books on the track,
+  bookkeeper cards owned and face up (points to buy books, the action that moves the jar).
+* ``diamonds``: the diamond track's value, merchant cards owned and face up, pounds for
+  a merchant's use.
+* ``shares``: shares times the share value, progress to the next share icon, face-up
+  expansion helmets and goods.
+
+They are yardsticks for the catalogue and the evaluator (``docs/catalogue.md``), not
+advice: the bonus is not money.
+
+>>> import engine
+>>> s = engine.new_game(players=2, seed=4)
+>>> while s.decision.kind == "chance":
+...     s = s.apply(s.sample_chance())
+>>> bot = SpecialistBot("bookkeeper", seed=1)
+>>> bot.choose(engine.observe(s, 0)).steps[0].kind
+'rest'
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+from engine import Observation, State, Step
+from engine.rules import available_slots, face_up, legal_steps, tables
+from search.bots import GreedyBot
+from search.features import INDEX, ink_walk, player_features
+
+ROUTES = ("bookkeeper", "diamonds", "shares")
+
+# Pounds of bonus per unit of route progress (on top of the evaluator's own money).
+# Chosen so the route wins every near-tie and is preferred against a few pounds of
+# estimated money, but not against a large sure gain.
+_BONUS: dict[str, dict[str, float]] = {
+    "bookkeeper": {"bookkeeping_value": 1.5, "book_run_value": 1.0, "books_ahead": 1.0,
+                   "now_bookkeeping": 1.5, "own_bookkeeping": 1.0},
+    "diamonds": {"diamond_value": 1.5, "merchants": 3.0},
+    "shares": {"share_money": 0.5, "track_progress": 0.5, "now_helmets": 0.5},
+}
+_WALK_BOOK, _WALK_VALUE = 2.0, 1.0  # per book / pound the ink jar could walk now
+_FACE_UP_MERCHANT = 2.0  # per face-up merchant card (diamonds route)
+_BOOKS_WANTED = 4  # books ahead of the ink jar the bookkeeper keeps buying towards
+
+
+class SpecialistBot(GreedyBot):
+    """Greedy with the learned evaluator, plus a bonus for progress on one route."""
+
+    def __init__(self, route: str, seed: int = 0, strength: float = 1.0,
+                 evaluator: str = "learned") -> None:
+        if route not in ROUTES:
+            raise ValueError(f"route: one of {', '.join(ROUTES)}, got {route!r}")
+        super().__init__(seed, evaluator=evaluator)
+        self.name = route
+        self.route = route
+        self.strength = strength
+        self._bonus = [(INDEX[k], v) for k, v in _BONUS[route].items()]
+
+    def route_bonus(self, state: State, me: int) -> float:
+        """Pounds of bonus for this bot's progress on its route."""
+        row = player_features(state)[me]
+        bonus = sum(row[i] * w for i, w in self._bonus)
+        if self.route == "bookkeeper":
+            books, value = ink_walk(state, state.players[me])
+            bonus += _WALK_BOOK * books + _WALK_VALUE * value
+        if self.route == "diamonds" and state.phase in (1, 2):
+            up = face_up(state.players[me]) & tables(state.cat).merchant_mask
+            bonus += _FACE_UP_MERCHANT * up.bit_count()
+        return self.strength * bonus
+
+    def _value(self, state: State, me: int) -> float:
+        return super()._value(state, me) + self.route_bonus(state, me)
+
+    def _pick(self, obs: Observation, state: State) -> Step:
+        scripted = self._scripted(state, obs.viewer)
+        if scripted is not None and scripted in legal_steps(state):
+            return scripted
+        return super()._pick(obs, state)
+
+    def _scripted(self, state: State, me: int) -> Step | None:
+        """The route's own moves where a one-turn look cannot see them: plan the route's
+        cards together (a bookkeeper with the cards that meet the books ahead; the
+        merchants) and use them first."""
+        item = state.todo[0]
+        p = state.players[me]
+        t = tables(state.cat)
+        if item[0] == "plan" and item[2] == -1:
+            core = self._core_cards(state, me)
+            self._planned = list(core)
+        if item[0] == "plan" and getattr(self, "_planned", None):
+            slots = [k for k in available_slots(state, p) if k > item[2]]
+            while self._planned and not (p.hand >> self._planned[0]) & 1:
+                self._planned.pop(0)
+            if self._planned and slots:
+                return Step("plan", self._planned.pop(0), slots[0])
+            return None
+        if item[0] == "act":
+            up = face_up(p)
+            if self.route == "bookkeeper" and ink_walk(state, p)[0] > 0:
+                keepers = up & t.keeper_mask
+                if keepers:
+                    return Step("keeper", (keepers & -keepers).bit_length() - 1)
+            if self.route == "diamonds" and up & t.merchant_mask:
+                m = up & t.merchant_mask
+                return Step("merchant", (m & -m).bit_length() - 1)
+        return None
+
+    def _core_cards(self, state: State, me: int) -> tuple[int, ...]:
+        p = state.players[me]
+        t = tables(state.cat)
+        cards = [c for c in range(len(state.cat.cards)) if (p.hand >> c) & 1]
+        free = len(available_slots(state, p))
+        if self.route == "diamonds":
+            return tuple(c for c in cards if (t.merchant_mask >> c) & 1)[:free]
+        if self.route != "bookkeeper":
+            return ()
+        keepers = sorted((c for c in cards if (t.keeper_mask >> c) & 1),
+                         key=lambda c: -t.card_value[c])
+        if not keepers:
+            return ()
+        others = [c for c in cards if c != keepers[0] and t.card_measure[c] >= 0]
+        best: tuple[int, tuple[int, ...]] = (0, ())
+        for size in range(min(free - 1, len(others)) + 1):
+            for combo in combinations(others, size):
+                gain = _walk_gain(state, me, (keepers[0], *combo))
+                if gain > best[0]:
+                    best = (gain, combo)
+        if best[0] > 0:
+            return (keepers[0], *best[1])
+        # Nothing to walk yet: the bookkeeper's points still buy the books to walk later.
+        ahead = sum(1 for k in range(p.ink + 1, len(p.books)) if p.books[k])
+        return (keepers[0],) if ahead < _BOOKS_WANTED else ()
+
+
+def _walk_gain(state: State, me: int, cards: tuple[int, ...]) -> int:
+    """Bookkeeping value the ink jar would walk with exactly ``cards`` face up."""
+    cat = state.cat
+    t = tables(cat)
+    p = state.players[me]
+    have = [0, 0, 0, 0, 0]
+    for c in cards:
+        if t.card_measure[c] >= 0:
+            have[t.card_measure[c]] += t.card_value[c]
+    k = p.ink
+    while k + 1 < len(p.books) and p.books[k + 1]:
+        top = p.books[k + 1][-1]
+        if not (p.flipped >> top) & 1 and not all(
+                have[m] >= amount for m, amount in cat.books[top].needs):
+            break
+        k += 1
+    bk = cat.bookkeeping_values
+    return bk[k] - bk[p.ink]
+
+
+__all__ = ["ROUTES", "SpecialistBot"]
