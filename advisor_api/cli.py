@@ -483,6 +483,9 @@ def train_value(
     ray_address: Annotated[str | None, typer.Option(
         "--ray", help="Play the self-play games on a Ray cluster: 'auto' (the running "
                       "one), an address, or 'local' (start one here).")] = None,
+    hidden: Annotated[int, typer.Option(min=0, max=512, help="Hidden units of the "
+                                        "residual network on top of the linear fit "
+                                        "(0: linear only).")] = 0,
 ) -> None:
     """Fit the learned evaluator on recorded self-play games; report held-out errors."""
     from search.dataset import Dataset
@@ -534,7 +537,7 @@ def train_value(
     }
     try:
         model, report = train(Dataset.concat(parts), ridge=ridge, min_rows=min_rows,
-                              meta=meta)
+                              meta=meta, hidden=hidden)
     except ValueError as exc:
         typer.echo(f"Error: {exc}", err=True)
         raise typer.Exit(1) from None
@@ -594,14 +597,14 @@ def arena(
     out = Console()
     table = Table(title=f"{games} games, seed {seed}, {report.elapsed:.1f} s")
     for col in ("bot", "wins", "win rate", "95% CI", "money", "cash", "companies",
-                "diamonds", "bookkeeping", "s/decision"):
+                "diamonds", "bookkeeping", "keeper games", "s/decision"):
         table.add_column(col, justify="left" if col == "bot" else "right")
     for b in report.bots.values():
         lo, hi = b.confidence()
         table.add_row(b.spec, f"{b.wins:g}", f"{b.win_rate:.1%}", f"{lo:.0%}-{hi:.0%}",
                       f"{b.mean(b.money):.1f}", f"{b.mean(b.cash):.1f}",
                       f"{b.mean(b.companies):.1f}", f"{b.mean(b.diamonds):.1f}",
-                      f"{b.mean(b.bookkeeping):.1f}",
+                      f"{b.mean(b.bookkeeping):.1f}", f"{b.keeper_games}/{b.games}",
                       f"{b.think / b.decisions if b.decisions else 0:.3f}")
     out.print(table)
     seats = Table(title="win rate by seat")

@@ -81,12 +81,18 @@ def profile(iterations: int, positions: int = 6) -> pstats.Stats:
     return pstats.Stats(prof)
 
 
-PARTS = {
+PARTS = {  # cumulative times: a part's callees count in it (iteration = everything)
+    "one iteration (all of the below)": "_iterate",
     "determinize": "determinize",
-    "tree (select/expand, legal steps, candidates)": "_iterate",
-    "rollout": "_rollout",
-    "solvers (expansion, books, ink jar)": "_plans",
-    "evaluator": "evaluate",
+    "rollout to the leaf's horizon": "_rollout",
+    "evaluator at the leaf": "evaluate",
+    "  of which features": "player_features",
+    "solvers (expansion, books, ink jar), tree and rollout": "_plans",
+    "candidate steps (solvers included)": "candidate_steps",
+    "legal steps (tree and rollout)": "legal_steps",
+    "applying steps (tree and rollout)": "apply_unchecked",
+    "UCB selection": "_select",
+    "move ordering (step_score)": "step_score",
     "root priors (greedy first look)": "_give_priors",
 }
 

@@ -36,6 +36,8 @@ class GameRecord:
     winners: list[int]
     decisions: list[int]  # moves chosen per seat
     think: list[float]  # seconds spent choosing per seat
+    keepers: list[int] = field(default_factory=list)  # bookkeeper actions per seat
+    merchants: list[int] = field(default_factory=list)  # diamond merchant actions per seat
 
 
 def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -> GameRecord:
@@ -49,6 +51,8 @@ def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -
     s = new_game(players=n, seed=game_seed, variable=variable)
     decisions = [0] * n
     think = [0.0] * n
+    keepers = [0] * n
+    merchants = [0] * n
     while not s.is_over():
         d = s.decision
         if d.kind == "chance":
@@ -58,6 +62,9 @@ def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -
         move = bots[d.player].choose(observe(s, d.player))
         think[d.player] += time.perf_counter() - t0
         decisions[d.player] += 1
+        for step in move.steps:
+            keepers[d.player] += step.kind == "keeper"
+            merchants[d.player] += step.kind == "merchant"
         s = apply_move(s, move)
     scores = score(s)
     return GameRecord(
@@ -67,6 +74,7 @@ def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -
         diamonds=[sc.diamonds for sc in scores],
         bookkeeping=[sc.bookkeeping for sc in scores],
         winners=winners(s), decisions=decisions, think=think,
+        keepers=keepers, merchants=merchants,
     )
 
 
@@ -84,6 +92,9 @@ class BotStats:
     think: float = 0.0
     seat_games: dict[int, int] = field(default_factory=dict)
     seat_wins: dict[int, float] = field(default_factory=dict)
+    keeper_uses: int = 0  # bookkeeper actions over all games
+    keeper_games: int = 0  # games with at least one bookkeeper action
+    merchant_uses: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -115,6 +126,9 @@ class BotStats:
             "seats": {str(k + 1): {"games": g, "win_rate": self.seat_wins.get(k, 0.0) / g}
                       for k, g in sorted(self.seat_games.items())},
             "seconds_per_decision": self.think / self.decisions if self.decisions else 0.0,
+            "routes": {"keeper_actions_per_game": self.mean(self.keeper_uses),
+                       "games_with_keeper_action": self.keeper_games,
+                       "merchant_actions_per_game": self.mean(self.merchant_uses)},
         }
 
 
@@ -155,6 +169,10 @@ def summarise(specs: list[str], records: list[GameRecord], elapsed: float) -> Ar
             b.bookkeeping += rec.bookkeeping[seat]
             b.decisions += rec.decisions[seat]
             b.think += rec.think[seat]
+            if rec.keepers:
+                b.keeper_uses += rec.keepers[seat]
+                b.keeper_games += rec.keepers[seat] > 0
+                b.merchant_uses += rec.merchants[seat]
             b.seat_games[seat] = b.seat_games.get(seat, 0) + 1
             b.seat_wins[seat] = b.seat_wins.get(seat, 0.0) + won
     return ArenaReport(specs, sorted(records, key=lambda r: r.index), bots, elapsed)

@@ -188,14 +188,37 @@ def fit_residual(model: ValueModel, data: Dataset, hidden: int = 32, epochs: int
                           epochs=epochs, seed=seed)
 
 
+# Resources a player can only be better off holding more of (other things equal): their
+# weights may not be negative. Fitted freely on games of bots of unequal strength, a
+# resource that mostly the weaker bot collected (the ink walk of the bookkeeping
+# specialist, say) gets a negative weight: the fit reads "who is playing" off it, and
+# a search using it would steer away from that resource. The slot-unlock gaps are the
+# opposite (further away is never better): their weights may not be positive.
+NOT_NEGATIVE = ("cash", "share_money", "track_progress", "book_run_value", "books_ahead",
+                "ink_walk_value", "meetable_run_value", "merchants", "merchant_now",
+                "now_bookkeeping", "own_bookkeeping", "markers")
+NOT_POSITIVE = ("diamond_unlock_gap", "ink_unlock_gap")
+
+
 def anchored_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> tuple[float, ...]:
-    """:func:`ridge_fit` with the :data:`ANCHORED` features' weights fixed at 1."""
+    """:func:`ridge_fit` with the :data:`ANCHORED` features' weights fixed at 1 and the
+    signs of :data:`NOT_NEGATIVE` / :data:`NOT_POSITIVE` kept (a feature whose weight
+    comes out with the wrong sign is fixed at 0 and the rest refitted, until none
+    does: an active-set approximation of sign-constrained least squares)."""
     anchored = [FEATURES.index(name) for name in ANCHORED]
-    free = [i for i in range(x.shape[1]) if i not in anchored]
+    sign = dict.fromkeys((FEATURES.index(n) for n in NOT_NEGATIVE), 1.0)
+    sign.update(dict.fromkeys((FEATURES.index(n) for n in NOT_POSITIVE), -1.0))
     residual = y - x[:, anchored].sum(axis=1)
-    w = np.ones(x.shape[1])
-    w[free] = ridge_fit(x[:, free], residual, ridge)
-    return tuple(float(v) for v in w)
+    zero: set[int] = set()
+    while True:
+        free = [i for i in range(x.shape[1]) if i not in anchored and i not in zero]
+        w = np.zeros(x.shape[1])
+        w[anchored] = 1.0
+        w[free] = ridge_fit(x[:, free], residual, ridge)
+        wrong = [i for i in free if i in sign and w[i] * sign[i] < 0]
+        if not wrong:
+            return tuple(float(v) for v in w)
+        zero.add(min(wrong, key=lambda i: w[i] * sign[i]))  # the most wrong first
 
 
 def ridge_fit(x: np.ndarray, y: np.ndarray, ridge: float) -> np.ndarray:

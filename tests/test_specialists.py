@@ -112,3 +112,58 @@ def test_anchored_fit_keeps_diamond_and_bookkeeping_weights_at_one() -> None:
         assert w[INDEX[name]] == 1.0
     assert w[INDEX["cash"]] == pytest.approx(3.0, abs=1e-3)
     assert w[0] == pytest.approx(50.0, abs=1e-3)
+
+
+def test_residual_network_round_trips_and_bad_shapes_name_the_field() -> None:
+    """The optional non-linear correction: fitted by ``train(hidden=...)``, saved with
+    the model, read back equal; a file with a wrong shape is refused, naming it."""
+    from search.selfplay import generate
+    from search.training import train
+    from search.value_model import ValueModel, ValueModelError
+
+    data = generate("policy", games=6, players=(2,), seed=2)
+    model, report = train(data, min_rows=20, hidden=8, epochs=2)
+    assert model.residual is not None and report.linear_mae > 0
+    raw = model.to_json()
+    again = ValueModel.from_json(raw)
+    s = new_game(players=2, seed=1)
+    assert again.predict(s) == pytest.approx(model.predict(s))
+    raw["residual"]["w2"] = raw["residual"]["w2"][:-1]
+    with pytest.raises(ValueModelError, match="residual.w1|residual.w2"):
+        ValueModel.from_json(raw)
+
+
+def test_arena_counts_route_actions_per_bot() -> None:
+    """The arena reports how often each bot used the bookkeeper and merchant actions
+    (the issue's "uses the bookkeeper action in most games" is read from it)."""
+    from search.arena import run_arena
+
+    report = run_arena(["bookkeeper", "greedy"], games=2, seed=1)
+    keeper = report.bots["bookkeeper"]
+    assert keeper.keeper_games >= 1 and keeper.keeper_uses >= keeper.keeper_games
+    raw = keeper.to_json()["routes"]
+    assert isinstance(raw, dict)
+    assert raw["games_with_keeper_action"] == keeper.keeper_games
+    per_seat = [r.keepers for r in report.games]
+    assert sum(sum(k) for k in per_seat) == sum(b.keeper_uses for b in report.bots.values())
+
+
+def test_sign_constrained_fit_never_prices_a_resource_below_zero() -> None:
+    """A resource held mostly by a weaker bot must not get a negative price: the fit
+    keeps NOT_NEGATIVE weights >= 0 (and the slot-unlock gaps <= 0), refitting the rest."""
+    from search.value_model import NOT_NEGATIVE, NOT_POSITIVE
+
+    rng = np.random.default_rng(1)
+    n = 2000
+    x = rng.normal(size=(n, len(FEATURES)))
+    x[:, 0] = 1.0
+    walk = INDEX["ink_walk_value"]
+    # The data-generating "bot" that walks its ink jar loses a pound per pound walked.
+    y = 2.0 * x[:, INDEX["cash"]] - 1.0 * x[:, walk] + 1.0 * x[:, INDEX["ink_unlock_gap"]]
+    data = Dataset(np.tile(np.array([2, 2, 1], dtype=np.int16), (n, 1)), x, y,
+                   np.arange(n, dtype=np.int32), y.copy())
+    w = fit(data, ridge=1e-6, min_rows=10).weights[(2, 2, 1)]
+    assert w[walk] == 0.0 and w[INDEX["ink_unlock_gap"]] == 0.0
+    assert w[INDEX["cash"]] == pytest.approx(2.0, abs=0.15)
+    assert all(w[INDEX[name]] >= 0 for name in NOT_NEGATIVE)
+    assert all(w[INDEX[name]] <= 0 for name in NOT_POSITIVE)
