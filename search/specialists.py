@@ -62,6 +62,7 @@ class SpecialistBot(GreedyBot):
         self.route = route
         self.strength = strength
         self._bonus = [(INDEX[k], v) for k, v in _BONUS[route].items()]
+        self._planned: list[int] = []  # route cards still to plan this Planning phase
 
     def route_bonus(self, state: State, me: int) -> float:
         """Pounds of bonus for this bot's progress on its route."""
@@ -94,7 +95,7 @@ class SpecialistBot(GreedyBot):
         if item[0] == "plan" and item[2] == -1:
             core = self._core_cards(state, me)
             self._planned = list(core)
-        if item[0] == "plan" and getattr(self, "_planned", None):
+        if item[0] == "plan" and self._planned:
             slots = [k for k in available_slots(state, p) if k > item[2]]
             while self._planned and not (p.hand >> self._planned[0]) & 1:
                 self._planned.pop(0)
