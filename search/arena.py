@@ -36,8 +36,8 @@ class GameRecord:
     winners: list[int]
     decisions: list[int]  # moves chosen per seat
     think: list[float]  # seconds spent choosing per seat
-    keepers: list[int] = field(default_factory=list)  # bookkeeper actions per seat
-    merchants: list[int] = field(default_factory=list)  # diamond merchant actions per seat
+    keepers: list[int]  # bookkeeper actions per seat
+    merchants: list[int]  # diamond merchant actions per seat
 
 
 def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -> GameRecord:
@@ -169,10 +169,9 @@ def summarise(specs: list[str], records: list[GameRecord], elapsed: float) -> Ar
             b.bookkeeping += rec.bookkeeping[seat]
             b.decisions += rec.decisions[seat]
             b.think += rec.think[seat]
-            if rec.keepers:
-                b.keeper_uses += rec.keepers[seat]
-                b.keeper_games += rec.keepers[seat] > 0
-                b.merchant_uses += rec.merchants[seat]
+            b.keeper_uses += rec.keepers[seat]
+            b.keeper_games += rec.keepers[seat] > 0
+            b.merchant_uses += rec.merchants[seat]
             b.seat_games[seat] = b.seat_games.get(seat, 0) + 1
             b.seat_wins[seat] = b.seat_wins.get(seat, 0.0) + won
     return ArenaReport(specs, sorted(records, key=lambda r: r.index), bots, elapsed)

@@ -45,10 +45,16 @@ def _plans(state: State, k: int) -> list[tuple[Step, ...]] | None:
     return None
 
 
+def _worth_solving(state: State, legal: list[Step]) -> bool:
+    """Whether to ask the solvers: more than two legal steps, or an ink-jar decision
+    (halt or go on: the evaluator alone halted bots in front of books they could enter)."""
+    return len(legal) > 2 or (len(legal) == 2 and decision(state).kind == "ink-jar")
+
+
 def candidate_steps(state: State, legal: list[Step], k: int = TOP_K) -> list[Step]:
     """The steps worth considering at this decision (a non-empty subset of ``legal``)."""
-    if len(legal) <= 1 or (len(legal) == 2 and decision(state).kind != "ink-jar"):
-        return legal  # at an ink-jar decision (halt or go on) the solver answers too
+    if not _worth_solving(state, legal):
+        return legal
     plans = _plans(state, k)
     if plans is None:
         return legal
@@ -67,7 +73,7 @@ def best_plan(state: State, legal: list[Step], k: int = TOP_K) -> tuple[Step, ..
     >>> best_plan(s, engine.legal_steps(s)) == (engine.legal_steps(s)[0],)
     True
     """
-    if len(legal) > 2 or (len(legal) == 2 and decision(state).kind == "ink-jar"):
+    if _worth_solving(state, legal):
         allowed = set(legal)
         for plan in _plans(state, k) or ():
             if plan[0] in allowed:

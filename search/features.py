@@ -17,6 +17,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from engine import State
@@ -103,8 +104,8 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
     for card in p.slots:
         if card >= 0:
             owned |= 1 << card
-    # One pass over the cards owned: units per measure, merchants, share cards.
-    own = [0, 0, 0, 0, 0]
+    # One pass over the cards owned: card values per measure, merchants, share cards.
+    by_measure: list[list[int]] = [[], [], [], [], []]
     card_shares = [0] * len(cat.companies)
     n_cards = merchants = 0
     m = owned
@@ -113,7 +114,7 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
         measure, units, merchant, share = card_table[low.bit_length() - 1]
         m ^= low
         if measure >= 0:
-            own[measure] += units
+            by_measure[measure].append(units)
         elif share >= 0:
             card_shares[share] += 1
         merchants += merchant
@@ -131,60 +132,73 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
         for card in deck:
             if card_table[card][0] >= 0:
                 resting += card_table[card][1]
+    own = [sum(values) for values in by_measure]
     part = (
         float(own[0]), float(own[1]), float(own[2]), float(own[3]), float(own[4]),
         float(merchants), float(n_cards), float(slots), float(run_value), float(ahead),
         float(p.cash), float(cat.diamond_values[p.diamond]), float(bk[p.ink]),
-        float(_meetable_run_value(cat, p, owned, slots)),
+        float(_meetable_run_value(cat, p, by_measure, slots)),
         float(max(0, cat.diamond_slot - p.diamond)),
         float(max(0, cat.bookkeeping_slot - p.ink)), float(resting),
     )
     return part, tuple(card_shares)
 
 
-def _meetable_run_value(cat: Catalogue, p: PlayerState, owned: int, slots: int) -> int:
+def _meetable_run_value(cat: Catalogue, p: PlayerState, by_measure: list[list[int]],
+                        slots: int) -> int:
     """Bookkeeping value of the run of books after the ink jar that the player's own
-    cards could walk: one bookkeeper (the best) plus, per book, the best cards of each
-    needed measure in the other slots (books checked one by one, as the rules do)."""
-    card_table = _card_table(cat)
-    best: list[list[int]] = [[], [], [], [], []]
-    m = owned
-    while m:
-        low = m & -m
-        measure, units, _, _ = card_table[low.bit_length() - 1]
-        m ^= low
-        if measure >= 0:
-            best[measure].append(units)
-    if not best[4]:
+    cards (``by_measure``: the values of the cards owned, per measure) could walk: one
+    bookkeeper (the best) plus, per book, the best cards of each needed measure in the
+    other slots (books checked one by one, as the rules do)."""
+    if not by_measure[4]:
         return 0
-    for values in best:
-        values.sort(reverse=True)
-    keeper = best[4][0]
+    best = [sorted(values, reverse=True) for values in by_measure]
     books = p.books
     k = p.ink
     while k + 1 < len(books) and books[k + 1]:
         top = books[k + 1][-1]
-        if not (p.flipped >> top) & 1:
-            free = slots - 1
-            for measure, amount in cat.books[top].needs:
-                values = best[measure]
-                if measure == 4:
-                    amount -= keeper
-                    values = values[1:]
-                for v in values:
-                    if amount <= 0 or free <= 0:
-                        break
-                    amount -= v
-                    free -= 1
-                if amount > 0:
-                    break
-            else:
-                k += 1
-                continue
+        if not (p.flipped >> top) & 1 and not _cards_meet(cat.books[top].needs, best,
+                                                           slots):
             break
         k += 1
     bk = cat.bookkeeping_values
     return bk[k] - bk[p.ink]
+
+
+def _cards_meet(needs: tuple[tuple[int, int], ...], best: list[list[int]],
+                slots: int) -> bool:
+    """Whether the best bookkeeper (its own points count for a bookkeeping need) and the
+    best cards of each needed measure, in the ``slots - 1`` other slots, meet ``needs``."""
+    free = slots - 1
+    for measure, amount in needs:
+        values = best[measure]
+        if measure == 4:
+            amount -= values[0]
+            values = values[1:]
+        for v in values:
+            if amount <= 0 or free <= 0:
+                break
+            amount -= v
+            free -= 1
+        if amount > 0:
+            return False
+    return True
+
+
+def ink_reach(cat: Catalogue, p: PlayerState, have: Sequence[int]) -> int:
+    """The furthest bookkeeping space ``p``'s ink jar can walk to with the measures
+    ``have`` face up (coffee, bananas, cotton, helmets, bookkeeping points): it enters
+    the next book while that book is face down or ``have`` meets each of its needs,
+    book by book, and never an empty space."""
+    books = p.books
+    k = p.ink
+    while k + 1 < len(books) and books[k + 1]:
+        top = books[k + 1][-1]
+        if not (p.flipped >> top) & 1 and not all(
+                have[m] >= amount for m, amount in cat.books[top].needs):
+            break
+        k += 1
+    return k
 
 
 def ink_walk(s: State, p: PlayerState) -> tuple[int, int]:
@@ -200,19 +214,11 @@ def ink_walk(s: State, p: PlayerState) -> tuple[int, int]:
     """
     if s.phase not in (1, 2) or p.ended:
         return 0, 0
-    cat = s.cat
     have = measures(s, p)
     if have[4] <= 0:  # no bookkeeper face up
         return 0, 0
-    books = p.books
-    k = p.ink
-    while k + 1 < len(books) and books[k + 1]:
-        top = books[k + 1][-1]
-        if not (p.flipped >> top) & 1 and not all(
-                have[m] >= amount for m, amount in cat.books[top].needs):
-            break
-        k += 1
-    bk = cat.bookkeeping_values
+    k = ink_reach(s.cat, p, have)
+    bk = s.cat.bookkeeping_values
     return k - p.ink, bk[k] - bk[p.ink]
 
 

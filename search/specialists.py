@@ -32,7 +32,7 @@ from itertools import combinations
 from engine import Observation, State, Step
 from engine.rules import available_slots, face_up, legal_steps, tables
 from search.bots import GreedyBot
-from search.features import INDEX, ink_walk, player_features
+from search.features import INDEX, ink_reach, ink_walk, player_features
 
 ROUTES = ("bookkeeper", "diamonds", "shares")
 
@@ -149,15 +149,8 @@ def _walk_gain(state: State, me: int, cards: tuple[int, ...]) -> int:
     for c in cards:
         if t.card_measure[c] >= 0:
             have[t.card_measure[c]] += t.card_value[c]
-    k = p.ink
-    while k + 1 < len(p.books) and p.books[k + 1]:
-        top = p.books[k + 1][-1]
-        if not (p.flipped >> top) & 1 and not all(
-                have[m] >= amount for m, amount in cat.books[top].needs):
-            break
-        k += 1
     bk = cat.bookkeeping_values
-    return bk[k] - bk[p.ink]
+    return bk[ink_reach(cat, p, have)] - bk[p.ink]
 
 
 __all__ = ["ROUTES", "SpecialistBot"]

@@ -46,12 +46,7 @@ class TrainingReport:
 
 def predict_rows(model: ValueModel, data: Dataset) -> np.ndarray:
     """The model's estimate for every row of ``data``."""
-    out = np.empty(len(data.targets))
-    for key in {tuple(int(x) for x in row) for row in data.buckets}:
-        b = (key[0], key[1], key[2])
-        w = model.weights_for(b)
-        mask = np.all(data.buckets == np.array(key), axis=1)
-        out[mask] = data.features[mask] @ np.array(w)
+    out = model.linear_rows(data.features, data.buckets)
     if model.residual is not None:
         out += model.residual.predict(residual_inputs(data.features, data.buckets))
     return out
@@ -70,9 +65,10 @@ def train(data: Dataset, ridge: float = 1.0, holdout: int = 5, min_rows: int = 2
         raise ValueError("train: too few games for a held-out split")
     model = fit(train_part, ridge=ridge, min_rows=min_rows)
     linear_err = np.abs(predict_rows(model, test_part) - test_part.targets)
+    err = linear_err
     if hidden:
         model.residual = fit_residual(model, train_part, hidden=hidden, epochs=epochs)
-    err = np.abs(predict_rows(model, test_part) - test_part.targets)
+        err = np.abs(predict_rows(model, test_part) - test_part.targets)
     hand = np.abs(test_part.hand - test_part.targets)
     rounds = test_part.buckets[:, 1]
     report = TrainingReport(

@@ -64,6 +64,14 @@ class ValueModel:
         extra = self.residual.predict(residual_inputs(np.array(rows), b))
         return [x + float(e) for x, e in zip(linear, extra, strict=True)]
 
+    def linear_rows(self, features: np.ndarray, buckets: np.ndarray) -> np.ndarray:
+        """The linear part's estimate for recorded rows (features and bucket per row)."""
+        out = np.empty(len(features))
+        for key in {tuple(int(x) for x in row) for row in buckets}:
+            mask = np.all(buckets == np.array(key), axis=1)
+            out[mask] = features[mask] @ np.array(self.weights_for((key[0], key[1], key[2])))
+        return out
+
     def weights_for(self, b: Bucket) -> tuple[float, ...]:
         """The weights of bucket ``b``, or of the nearest fitted bucket (same player
         count first, then the closest round, then the same phase)."""
@@ -178,11 +186,7 @@ def fit_residual(model: ValueModel, data: Dataset, hidden: int = 32, epochs: int
                  seed: int = 0) -> ResidualNet:
     """Fit the non-linear correction to what ``model``'s linear part leaves unexplained
     on ``data`` (early stopping on every 10th game)."""
-    linear = np.empty(len(data.targets))
-    for key in {tuple(int(x) for x in row) for row in data.buckets}:
-        mask = np.all(data.buckets == np.array(key), axis=1)
-        linear[mask] = data.features[mask] @ np.array(model.weights_for(
-            (key[0], key[1], key[2])))
+    linear = model.linear_rows(data.features, data.buckets)
     x = residual_inputs(data.features, data.buckets)
     return train_residual(x, data.targets - linear, data.games, hidden=hidden,
                           epochs=epochs, seed=seed)

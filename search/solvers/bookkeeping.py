@@ -32,6 +32,7 @@ from engine.catalogue import Catalogue, Reward
 from engine.rules import ROUNDS, area_cards, available_slots, measures, tables
 from engine.state import State
 from engine.steps import Step
+from search.features import ink_reach
 from search.solvers.common import (
     SCALE,
     LRUCache,
@@ -727,14 +728,7 @@ def best_ink_move(state: State, valuation: TrackValuation | None = None) -> InkP
     cat = state.cat
     p = state.players[player]
     tv = valuation if valuation is not None else default_track_valuation(state, player)
-    have = measures(state, p)
-    reach = p.ink
-    while reach + 1 < len(p.books) and p.books[reach + 1]:
-        top = p.books[reach + 1][-1]
-        if not ((p.flipped >> top) & 1
-                or all(have[m] >= amount for m, amount in cat.books[top].needs)):
-            break
-        reach += 1
+    reach = ink_reach(cat, p, measures(state, p))
     w_now = _weights(tv, cat, p.ink)
     best: tuple[int, int] | None = None
     for j in range(p.ink, reach + 1):
