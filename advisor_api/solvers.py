@@ -97,7 +97,7 @@ def solve_decision(state: State) -> dict[str, dict[str, Any]]:
                     if entry is not None:
                         out[st.text(state.cat)] = entry
         elif kind == "expansion" and best_exp is not None:
-            plans = best_exp(state, state.todo[0][2], k=1)
+            plans = best_exp(state, state.decision.company, k=1)
             entry = _entry("expansion", plans[0], state) if plans else None
             if entry is not None:
                 out[ANY] = entry

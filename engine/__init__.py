@@ -21,6 +21,7 @@ from engine.observation import Observation, determinize, observe
 from engine.rules import (
     IllegalStep,
     apply,
+    apply_unchecked,
     chance_outcomes,
     decision,
     legal_steps,
@@ -41,7 +42,8 @@ from engine.steps import Move, NotationError, Step
 
 __all__ = [
     "Catalogue", "CatalogueError", "Decision", "IllegalStep", "Move", "NotationError",
-    "Observation", "Score", "State", "StateFormatError", "Step", "apply", "chance_outcomes",
+    "Observation", "Score", "State", "StateFormatError", "Step", "apply", "apply_unchecked",
+    "chance_outcomes",
     "apply_move", "decision", "default_catalogue", "determinize", "group_moves", "legal_steps",
     "load_catalogue", "new_game", "observation_from_json",
     "observation_to_json", "observe", "random_step", "sample_chance", "score",

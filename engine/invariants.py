@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.rules import CHANCE_OPS, DECISION_KINDS, tables
+from engine.rules import CHANCE_OPS, OP_KINDS, tables
 from engine.state import DEAD, HIDDEN, OVER, State, bits
 
 # Work items that may stand first in ``todo`` of a state handed out by the rules.
-_FIRST_OPS = frozenset(DECISION_KINDS) | CHANCE_OPS
+_FIRST_OPS = frozenset(OP_KINDS) | CHANCE_OPS
 
 
 def check_invariants(s: State) -> list[str]:

@@ -51,7 +51,7 @@ ROUNDS = 7
 _new = tuple.__new__  # builds a Step without NamedTuple's argument handling (hot path)
 
 CHANCE_OPS = frozenset({"c_track", "c_card", "c_book", "c_tile"})
-DECISION_KINDS = {
+OP_KINDS = {  # work-queue operation -> the kind of decision it asks for
     "tile": "starting-tile", "rest": "resting-cards", "plan": "plan", "act": "action",
     "buy": "goods-buy", "alloc": "goods-track", "enter": "expansion", "oust": "oust-return",
     "rmpost": "remove-post", "flip": "bookkeeper-flip", "ink": "ink-jar",
@@ -165,14 +165,42 @@ def tables(cat: Catalogue) -> Tables:
 # --------------------------------------------------------------------------------------
 
 def decision(s: State) -> Decision:
-    """Who decides next and what kind of decision it is."""
+    """Who decides next, what kind of decision it is, and its arguments by name."""
     if s.phase == OVER:
         return Decision("over", NOBODY)
     item = s.todo[0]
-    op = item[0]
-    if op in CHANCE_OPS:
-        return Decision("chance", NOBODY)
-    return Decision(DECISION_KINDS[op], item[1])
+    return _DECISION_OF[item[0]](s, item)
+
+
+_CHANCE_EVENTS = {"c_track": "deal-track", "c_card": "draw-card", "c_book": "draw-book",
+                  "c_tile": "deal-tile"}
+
+
+def _plain(s: State, item: Item) -> Decision:
+    return Decision(OP_KINDS[item[0]], item[1])
+
+
+def _chance(s: State, item: Item) -> Decision:
+    return Decision("chance", NOBODY, event=_CHANCE_EVENTS[item[0]], target=item[2])
+
+
+_DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
+    "tile": _plain, "rest": _plain, "act": _plain,
+    "rmpost": lambda s, item: Decision(
+        "remove-post", item[1], ousted=tuple(i[2] for i in s.todo if i[0] == "oust")),
+    "plan": lambda s, item: Decision("plan", item[1], slot=item[2]),
+    "buy": lambda s, item: Decision("goods-buy", item[1], units=item[2]),
+    "alloc": lambda s, item: Decision("goods-track", item[1], units=item[2]),
+    "enter": lambda s, item: Decision("expansion", item[1], company=item[2],
+                                      points=item[3], entered=item[4], ousted=item[5]),
+    "oust": lambda s, item: Decision("oust-return", item[1], company=item[2]),
+    "flip": lambda s, item: Decision("bookkeeper-flip", item[1], slot=item[2]),
+    "ink": lambda s, item: Decision("ink-jar", item[1], slot=item[2], moved=item[3]),
+    "spend": lambda s, item: Decision("bookkeeping-points", item[1], points=s.pool,
+                                      space=item[2]),
+    "place": lambda s, item: Decision("place-book", item[1], books=s.turn_books),
+    **{op: _chance for op in CHANCE_OPS},
+}
 
 
 def pending_expansion(s: State) -> tuple[int, int] | None:

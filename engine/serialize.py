@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.catalogue import Catalogue, default_catalogue, load_catalogue
 from engine.observation import Observation
-from engine.rules import DECISION_KINDS, tables
+from engine.rules import OP_KINDS, tables
 from engine.state import DEAD, HIDDEN, PHASE_NAMES, PlayerState, State, bits
 
 SCHEMA = "mombasa-state/1"
@@ -378,7 +378,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     s._own = 0
     if s.phase != PHASE_NAMES.index("over") and not s.todo:
         raise StateFormatError("todo: a game that is not over needs a pending decision")
-    if s.todo and s.todo[0][0] not in DECISION_KINDS and not s.todo[0][0].startswith("c_"):
+    if s.todo and s.todo[0][0] not in OP_KINDS and not s.todo[0][0].startswith("c_"):
         raise StateFormatError(f"todo[0]: {s.todo[0][0]!r} is not a decision or chance event")
     if check:
         from engine.invariants import check_invariants

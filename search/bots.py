@@ -22,8 +22,16 @@ from collections.abc import Callable
 from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
-from engine import Move, Observation, State, Step, determinize, observe
-from engine.rules import CHANCE_OPS, apply_unchecked, legal_steps
+from engine import (
+    Move,
+    Observation,
+    State,
+    Step,
+    apply_unchecked,
+    determinize,
+    legal_steps,
+    observe,
+)
 from search.candidates import candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, Weights, money_estimate
 from search.mcts import MCTS, SearchConfig, SearchResult, subtree
@@ -50,8 +58,8 @@ class Bot(Protocol):
 def _still_mine(state: State, me: int) -> bool:
     if state.is_over():
         return False
-    item = state.todo[0]
-    return item[0] not in CHANCE_OPS and item[1] == me
+    d = state.decision
+    return d.kind != "chance" and d.player == me
 
 
 def _play_out_move(obs: Observation, pick: StepPicker) -> Move:

@@ -14,8 +14,7 @@ True
 
 from __future__ import annotations
 
-from engine import State, Step
-from engine.rules import decision, pending_expansion
+from engine import State, Step, decision
 
 TOP_K = 3
 
@@ -28,9 +27,9 @@ def _plans(state: State, k: int) -> list[tuple[Step, ...]] | None:
         if kind == "expansion":
             from search.solvers import best_expansions
 
-            pending = pending_expansion(state)
-            assert pending is not None
-            return [p.steps for p in best_expansions(state, pending[0], k=k) if p.steps]
+            company = decision(state).company
+            assert company is not None
+            return [p.steps for p in best_expansions(state, company, k=k) if p.steps]
         if kind == "bookkeeping-points":
             from search.solvers import best_bookkeeping
 

@@ -188,8 +188,9 @@ def evaluate(s: State, w: Weights = DEFAULT_WEIGHTS, evaluator: str = "hand",
     money = money_estimate(s, w, evaluator)
     if s.is_over():
         return terminal_utilities(s), money
-    if tempo and s.todo[0][0] == "act":
+    d = s.decision
+    if tempo and d.kind == "action":
         money = list(money)
-        money[s.todo[0][1]] += tempo
+        money[d.player] += tempo
     scale = w.win_scale * (1.0 + rounds_left(s))
     return win_utilities(money, scale), money

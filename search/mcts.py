@@ -33,11 +33,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from engine import Observation, State, Step, determinize
-from engine.rules import CHANCE_OPS, HIDDEN_OPS, apply_unchecked, legal_steps, sample_chance
+from engine import (
+    Observation,
+    State,
+    Step,
+    apply_unchecked,
+    decision,
+    determinize,
+    legal_steps,
+    sample_chance,
+)
 from search.candidates import best_plan, candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate
-from search.policy import SOLVED_OPS, policy_step, step_score
+from search.policy import SOLVED_KINDS, policy_step, step_score
 
 
 @dataclass(frozen=True)
@@ -154,8 +162,7 @@ class MCTS:
         if st.is_over():
             raise ValueError("the game is over: nothing to search")
         me = obs.viewer
-        decider = st.todo[0][1] if st.todo[0][0] not in CHANCE_OPS else -1
-        if decider != me:
+        if st.decision.player != me:
             raise ValueError(f"it is not P{me + 1}'s decision (decision: {st.decision})")
         rng = random.Random(cfg.seed)
         if root is None:
@@ -216,17 +223,16 @@ class MCTS:
         path = [root]
         mover = me
         while not _past_horizon(state, horizon):
-            item = state.todo[0]
-            op = item[0]
-            if op in CHANCE_OPS:
+            d = decision(state)
+            if d.kind == "chance":
                 state = apply_unchecked(state, sample_chance(state))
                 continue
-            player = item[1]
+            player = d.player
             if node is root:
                 legal = root_legal
             else:
                 legal = legal_steps(state)
-                if op in HIDDEN_OPS and player != me:
+                if d.hidden and player != me:
                     state = apply_unchecked(state, policy_step(state, rng, legal))
                     continue
                 if player != me and cfg.tree == "move":
@@ -301,8 +307,8 @@ class MCTS:
             # at the same point of the turn order.
             noise = self.config.rollout_noise
             while not _past_horizon(state, horizon) and steps < limit:
-                item = state.todo[0]
-                if item[0] == "act" and item[1] == me and steps:
+                d = decision(state)
+                if d.kind == "action" and d.player == me and steps:
                     break
                 state = apply_unchecked(state, policy_step(state, rng, noise=noise))
                 steps += 1
@@ -312,8 +318,7 @@ class MCTS:
             # (every step until someone else or chance decides), then evaluate.
             turn = self.config.horizon == "turn"
             if turn:  # "turn" finishes the sub-choices of whoever decides next
-                first = state.todo[0] if state.todo else None
-                mover = first[1] if first is not None and first[0] not in CHANCE_OPS else -1
+                mover = decision(state).player  # -1 at chance and at the end
             stop = horizon if turn else 99
             noise = self.config.rollout_noise
             # At expansion, bookkeeping and ink-jar decisions the solvers' best plan is
@@ -321,10 +326,10 @@ class MCTS:
             # cache miss every time (a new state), for the same answer as a rule.
             plan: tuple[Step, ...] = ()
             while not _past_horizon(state, stop) and steps < limit:
-                item = state.todo[0]
-                if item[0] in CHANCE_OPS or item[1] != mover or (turn and item[0] == "act"):
+                d = decision(state)
+                if d.kind == "chance" or d.player != mover or (turn and d.kind == "action"):
                     break
-                if item[0] in SOLVED_OPS:
+                if d.kind in SOLVED_KINDS:
                     legal = legal_steps(state)
                     if plan and plan[0] in legal:
                         step, plan = plan[0], plan[1:]

@@ -50,8 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import Move, Observation, State, Step, determinize
-from engine.rules import CHANCE_OPS, apply_unchecked, legal_steps
+from engine import Move, Observation, State, Step, apply_unchecked, determinize, legal_steps
 from search.bots import Budget
 
 try:
@@ -76,8 +75,8 @@ FIRST_SHARE, MIN_SHARE = 0.6, 0.1  # the time split of search.bots.MCTSBot
 def _still_mine(state: State, me: int) -> bool:
     if state.is_over():
         return False
-    item = state.todo[0]
-    return item[0] not in CHANCE_OPS and item[1] == me
+    d = state.decision
+    return d.kind != "chance" and d.player == me
 
 
 class OpenSpielBot:

@@ -39,9 +39,17 @@ from typing import Any
 import pyspiel
 
 import engine
-from engine import Observation, State, Step, determinize, observe
-from engine.rules import CHANCE_OPS, apply_unchecked, chance_outcomes, legal_steps
-from engine.scoring import winners
+from engine import (
+    Observation,
+    State,
+    Step,
+    apply_unchecked,
+    chance_outcomes,
+    determinize,
+    legal_steps,
+    observe,
+    winners,
+)
 from engine.state import OVER
 from engine.steps import KINDS
 
@@ -85,7 +93,7 @@ GAME_TYPE = pyspiel.GameType(
 # --------------------------------------------------------------------------------------
 
 def _decider(state: State) -> int:
-    return int(state.todo[0][1])
+    return state.decision.player
 
 
 def _cards_to_slots(state: State, cards: int) -> int:
@@ -280,7 +288,7 @@ class MombasaState(pyspiel.State):
         if s.phase == OVER:
             core.actions, core.steps, core.outcomes = [], {}, []
             return
-        if s.todo[0][0] in CHANCE_OPS:
+        if s.decision.kind == "chance":
             outcomes = chance_outcomes(s)
             ids = [step_to_action(s, st) for st, _ in outcomes]
             core.steps = dict(zip(ids, (st for st, _ in outcomes), strict=True))
@@ -305,11 +313,8 @@ class MombasaState(pyspiel.State):
         s = self._core.state
         if s.phase == OVER:
             return TERMINAL
-        item = s.todo[0]
-        if item[0] in CHANCE_OPS:
-            return CHANCE
-        player: int = item[1]
-        return player
+        d = s.decision
+        return CHANCE if d.kind == "chance" else d.player
 
     def _legal_actions(self, player: int) -> list[int]:
         if self._core.actions is None:

@@ -22,7 +22,7 @@ from engine.rules import card_price, legal_steps, sample_chance, tables
 from search.candidates import candidate_steps
 
 # Decisions the solvers answer (expansion routes, bookkeeping points, ink-jar moves).
-SOLVED_OPS = frozenset({"enter", "spend", "ink"})
+SOLVED_KINDS = frozenset({"expansion", "bookkeeping-points", "ink-jar"})
 PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
 ACTION_WEIGHT = {
     "goods": 3.0, "expand": 4.0, "keeper": 4.0, "merchant": 4.0, "plus1": 2.0,
@@ -57,7 +57,7 @@ def step_score(s: State, step: Step) -> float:
     if kind == "nobuy":
         return 0.4
     if kind == "unit":
-        p = s.players[s.todo[0][1]]
+        p = s.players[s.decision.player]
         track = cat.tracks[s.tracks[step.a]]
         pos = p.track[step.a]
         nxt = min(pos + 2, track.last)
@@ -66,14 +66,16 @@ def step_score(s: State, step: Step) -> float:
     if kind == "enter":
         r = cat.regions[step.a].reward
         value = r.pounds + 1.5 * r.diamonds + r.track_steps + r.bookkeeping
-        posts = s.bases[s.todo[0][2]][step.b] & 7
+        company = s.decision.company
+        assert company is not None
+        posts = s.posts(company)[step.b]
         return 1.0 + value + 0.1 * (5 - posts)  # empty one column before the next
     if kind == "take":
         return 2.0 + s.book_coins[step.a]
     if kind == "ink":
         return 3.0
     if kind == "place":
-        p = s.players[s.todo[0][1]]
+        p = s.players[s.decision.player]
         nxt = p.ink + 1
         while nxt < len(p.books) and p.books[nxt]:
             nxt += 1
@@ -96,7 +98,7 @@ def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None,
         legal = legal_steps(s)
     if len(legal) == 1:
         return legal[0]
-    if solvers and s.todo[0][0] in SOLVED_OPS:
+    if solvers and s.decision.kind in SOLVED_KINDS:
         return candidate_steps(s, legal)[0]
     scores = [step_score(s, st) + rng.random() * noise for st in legal]
     best = max(range(len(legal)), key=scores.__getitem__)

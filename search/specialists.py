@@ -89,20 +89,21 @@ class SpecialistBot(GreedyBot):
         """The route's own moves where a one-turn look cannot see them: plan the route's
         cards together (a bookkeeper with the cards that meet the books ahead; the
         merchants) and use them first."""
-        item = state.todo[0]
+        d = state.decision
         p = state.players[me]
         t = tables(state.cat)
-        if item[0] == "plan" and item[2] == -1:
+        if d.kind == "plan" and d.slot == -1:
             core = self._core_cards(state, me)
             self._planned = list(core)
-        if item[0] == "plan" and self._planned:
-            slots = [k for k in available_slots(state, p) if k > item[2]]
+        if d.kind == "plan" and self._planned:
+            last = -1 if d.slot is None else d.slot
+            slots = [k for k in available_slots(state, p) if k > last]
             while self._planned and not (p.hand >> self._planned[0]) & 1:
                 self._planned.pop(0)
             if self._planned and slots:
                 return Step("plan", self._planned.pop(0), slots[0])
             return None
-        if item[0] == "act":
+        if d.kind == "action":
             up = face_up(p)
             if self.route == "bookkeeper" and ink_walk(state, p)[0] > 0:
                 keepers = up & t.keeper_mask

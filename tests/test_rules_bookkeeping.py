@@ -47,7 +47,7 @@ def test_needs_are_checked_book_by_book_and_reward_only_where_stopped() -> None:
     stopping on A06 pays its diamond step, not A01's pound; the coffee card stays up."""
     s = _keeper("kpr2/1", "cof2/1", books={1: ["A01"], 2: ["A06"]}, cash=1, diamond=0)
     s = do(s, "keeper kpr2/1")
-    assert s.decision == engine.Decision("ink-jar", 0)
+    assert (s.decision.kind, s.decision.player) == ("ink-jar", 0)
     assert texts(s) == {"ink", "halt"}
     s = do(s, "ink", "ink")  # space 3 is empty: the jar stops on A06 by itself
     p = s.players[0]
@@ -56,7 +56,7 @@ def test_needs_are_checked_book_by_book_and_reward_only_where_stopped() -> None:
     assert p.cash == 1
     assert p.used == cards(s, "kpr2/1")  # cof2/1 not used up
     # 4. Then the bookkeeper's points are spent.
-    assert s.decision == engine.Decision("bookkeeping-points", 0)
+    assert (s.decision.kind, s.decision.player) == ("bookkeeping-points", 0)
     assert s.pool == 2
 
 
@@ -77,7 +77,7 @@ def test_needs_use_only_face_up_cards() -> None:
     s = _keeper("kpr2/1", "cof2/1", books={1: ["A01"]}, cash=1)
     s = with_area(s, 0, "kpr2/1", "cof2/1", used=cards(s, "cof2/1"))
     s = do(s, "keeper kpr2/1")
-    assert s.decision == engine.Decision("bookkeeping-points", 0)
+    assert (s.decision.kind, s.decision.player) == ("bookkeeping-points", 0)
     assert s.players[0].ink == 0
     assert s.players[0].cash == 1
     assert s.pool == 2
@@ -89,7 +89,7 @@ def test_ink_jar_cannot_enter_an_empty_space() -> None:
     s = _keeper("kpr2/1", "cof2/1", books={2: ["A01"]}, cash=1)
     s = do(s, "keeper kpr2/1")
     assert s.players[0].ink == 0
-    assert s.decision == engine.Decision("bookkeeping-points", 0)
+    assert (s.decision.kind, s.decision.player) == ("bookkeeping-points", 0)
 
 
 def test_flipping_a_book_costs_2_pounds_and_removes_needs_and_reward() -> None:
@@ -98,7 +98,7 @@ def test_flipping_a_book_costs_2_pounds_and_removes_needs_and_reward() -> None:
     flipped, the jar enters it with no coffee at all, and stopping on it pays nothing."""
     s = _keeper("kpr2/1", books={1: ["C11"]}, cash=3)
     s = do(s, "keeper kpr2/1")
-    assert s.decision == engine.Decision("bookkeeper-flip", 0)
+    assert (s.decision.kind, s.decision.player) == ("bookkeeper-flip", 0)
     assert texts(s) == {"noflip", "flip 1"}
     s = do(s, "flip 1")
     assert s.players[0].cash == 1
@@ -107,7 +107,7 @@ def test_flipping_a_book_costs_2_pounds_and_removes_needs_and_reward() -> None:
     s = do(s, "ink")
     assert s.players[0].ink == 1
     assert s.players[0].cash == 1  # C11's 6 pounds are not paid
-    assert s.decision == engine.Decision("bookkeeping-points", 0)
+    assert (s.decision.kind, s.decision.player) == ("bookkeeping-points", 0)
 
 
 def test_flip_is_optional_and_needs_2_pounds() -> None:
@@ -117,7 +117,7 @@ def test_flip_is_optional_and_needs_2_pounds() -> None:
     assert s.players[0].cash == 3
     assert s.players[0].ink == 0  # C11's needs not met
     poor = do(_keeper("kpr2/1", books={1: ["C11"]}, cash=1), "keeper kpr2/1")
-    assert poor.decision == engine.Decision("bookkeeping-points", 0)
+    assert (poor.decision.kind, poor.decision.player) == ("bookkeeping-points", 0)
     assert poor.players[0].cash == 1
 
 
@@ -125,7 +125,7 @@ def _spending(pool_card: str = "kpr2/1", **fields: Any) -> engine.State:
     """P1 at the bookkeeping-points decision after a bookkeeper that moved nothing."""
     s = _keeper(pool_card, **fields)
     s = do(s, f"keeper {pool_card}")
-    assert s.decision == engine.Decision("bookkeeping-points", 0)
+    assert (s.decision.kind, s.decision.player) == ("bookkeeping-points", 0)
     return s
 
 
@@ -152,7 +152,7 @@ def test_a_c_book_uses_up_2_points() -> None:
     s = _spending("kpr2/1")
     c_book = s.book_display[bspace(s, "6.1")]
     s = do(s, "take 6.1")
-    assert s.decision == engine.Decision("place-book", 0)
+    assert (s.decision.kind, s.decision.player) == ("place-book", 0)
     assert s.pool == 0
     s = do(s, f"place {s.cat.books[c_book].name} 1")
     assert s.players[0].books[1] == (c_book,)
@@ -174,7 +174,7 @@ def test_points_can_be_split_between_a_book_and_pounds() -> None:
     a_book = s.book_display[bspace(s, "2.1")]
     s = do(s, "take 2.1", "pounds")
     assert s.players[0].cash == 2
-    assert s.decision == engine.Decision("place-book", 0)
+    assert (s.decision.kind, s.decision.player) == ("place-book", 0)
     s = do(s, f"place {s.cat.books[a_book].name} 1")
     assert s.players[0].books[1] == (a_book,)
 
@@ -221,7 +221,7 @@ def test_points_received_in_one_turn_are_pooled() -> None:
     assert s.pool == 2
     assert "6.1" in _takes(s)
     s = do(s, "take 6.1")
-    assert s.decision == engine.Decision("place-book", 0)
+    assert (s.decision.kind, s.decision.player) == ("place-book", 0)
 
 
 def test_a_book_may_not_go_on_an_empty_crossed_out_a_space() -> None:
@@ -316,7 +316,7 @@ def test_card_tiles_count_for_book_needs() -> None:
                 tiles=cards(start(), "T-expand"))
     assert s.cat.books[book(s, "A04")].needs == ((3, 1),)
     s = do(s, "keeper kpr2/1")
-    assert s.decision == engine.Decision("ink-jar", 0)
+    assert (s.decision.kind, s.decision.player) == ("ink-jar", 0)
     s = do(s, "ink")
     assert s.players[0].ink == 1
 

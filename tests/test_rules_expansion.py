@@ -41,7 +41,7 @@ def test_single_line_border_costs_1_double_line_costs_2() -> None:
     border, 2 for a double-line border". With 1 point Mombasa reaches OGA, PWA, ZAM but
     not LIM (double line); with 2 points LIM too."""
     s = do(_expander("exp1/1"), "expand MOM")
-    assert s.decision == engine.Decision("expansion", 0)
+    assert (s.decision.kind, s.decision.player) == ("expansion", 0)
     assert _targets(s) == {"OGA", "PWA", "ZAM"}
     s2 = do(_expander("exp2/1"), "expand MOM")
     assert _targets(s2) == {"OGA", "PWA", "ZAM", "LIM"}
@@ -159,7 +159,7 @@ def test_region_rewards_diamonds_and_bookkeeping_points() -> None:
     bookkeeping decision with 2 points."""
     s = _expander("exp2/1", "one/1", cash=0, diamond=0)
     s = do(s, "expand CAI", "enter HOG 1", "enter SAH 1", "enter SIW 1")
-    assert s.decision == engine.Decision("bookkeeping-points", 0)
+    assert (s.decision.kind, s.decision.player) == ("bookkeeping-points", 0)
     assert s.pool == 2
     assert s.players[0].diamond == 1
     assert s.players[0].cash == 1
@@ -176,7 +176,7 @@ def test_ousted_post_returns_to_its_base_column_of_choice() -> None:
     cap = company(s, "CAP")
     assert s.values[cap] == 0 + 1 + 5
     s = do(s, "expand MOM", "enter OGA 1")
-    assert s.decision == engine.Decision("oust-return", 0)
+    assert (s.decision.kind, s.decision.player) == ("oust-return", 0)
     assert texts(s) == {"return 2", "return 3"}
     s = do(s, "return 2")
     assert s.bases[cap] == (5, 4, DEAD)

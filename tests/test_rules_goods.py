@@ -47,7 +47,7 @@ def test_goods_units_add_up_and_cards_turn_face_down() -> None:
     Then turn the cards you used face down." Coffee 1 + coffee 2 = 3 units."""
     s = _goods_state("cof1/1", "cof2/1", "ban2/1")
     s = do(s, "goods cof1/1+cof2/1", "nobuy")
-    assert s.decision == engine.Decision("goods-track", 0)
+    assert (s.decision.kind, s.decision.player) == ("goods-track", 0)
     s = do(s, "unit MOM", "unit MOM", "unit MOM")
     p = s.players[0]
     assert p.track[company(s, "MOM")] == 3
@@ -61,7 +61,7 @@ def test_card_price_is_crate_plus_display_modifier() -> None:
     least match the price." With 2 units only the spaces priced 0..2 are offered."""
     s = _goods_state("cof2/1")
     s = do(s, "goods cof2/1")
-    assert s.decision == engine.Decision("goods-buy", 0)
+    assert (s.decision.kind, s.decision.player) == ("goods-buy", 0)
     cat = s.cat
     expected = {"nobuy"}
     for sp, c in enumerate(s.display):
@@ -90,7 +90,7 @@ def test_price_zero_card_still_needs_a_goods_card() -> None:
     assert not any(t.startswith("buy ") for t in texts(s))
     s = do(s, "goods cof1/1", "buy R4")
     assert names(s, s.players[0].hand & cards(s, "A1")) == ["A1"]
-    assert s.decision == engine.Decision("goods-track", 0)
+    assert (s.decision.kind, s.decision.player) == ("goods-track", 0)
     s = do(s, "unit STL")
     assert s.players[0].track[company(s, "STL")] == 1
     assert s.decision == engine.Decision("action", 1)
@@ -103,7 +103,7 @@ def test_price_never_drops_below_zero() -> None:
     in for such a card.)"""
     s = set_display(_goods_state("cof1/1"), {"R2": "cof1/3"}, clear=True)
     s = do(s, "goods cof1/1", "buy R2")
-    assert s.decision == engine.Decision("goods-track", 0)
+    assert (s.decision.kind, s.decision.player) == ("goods-track", 0)
     s = do(s, "unit MOM")
     assert s.decision == engine.Decision("action", 1)  # 1 unit, not 2
     assert s.players[0].track[company(s, "MOM")] == 1
@@ -114,7 +114,7 @@ def test_at_most_one_card_is_bought() -> None:
     After a purchase the leftover units only move track markers."""
     s = _goods_state("cof1/1", "cof2/1")
     s = do(s, "goods cof1/1+cof2/1", "buy R4")  # price 0, 3 units left
-    assert s.decision == engine.Decision("goods-track", 0)
+    assert (s.decision.kind, s.decision.player) == ("goods-track", 0)
     assert all(t.startswith("unit ") for t in texts(s))
 
 
@@ -126,9 +126,9 @@ def test_leftover_units_split_over_tracks_one_at_a_time() -> None:
     s = do(s, "goods A4+cof1/1", "buy M2")
     before = s.players[0].track
     s = do(s, "unit MOM")
-    assert s.decision == engine.Decision("goods-track", 0)
+    assert (s.decision.kind, s.decision.player) == ("goods-track", 0)
     s = do(s, "unit CAP")
-    assert s.decision == engine.Decision("goods-track", 0)
+    assert (s.decision.kind, s.decision.player) == ("goods-track", 0)
     s = do(s, "unit CAP")
     after = s.players[0].track
     assert after[company(s, "MOM")] - before[company(s, "MOM")] == 1

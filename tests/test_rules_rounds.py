@@ -44,7 +44,7 @@ def test_one_card_per_slot_and_fewer_cards_allowed() -> None:
     s = do(s, "plan cof2/1 4")
     assert texts(s) == {"ready"}
     s = do(s, "ready")
-    assert s.decision == engine.Decision("plan", 1)
+    assert (s.decision.kind, s.decision.player) == ("plan", 1)
 
 
 def test_planned_cards_leave_the_hand_and_are_revealed_together() -> None:
@@ -124,7 +124,7 @@ def test_round_moves_to_preparation_when_the_last_player_ends() -> None:
     assert s.decision.kind == "chance"  # Preparation: the display is refilled
     s = end_turns(s)
     assert s.round == 2
-    assert s.decision == engine.Decision("plan", 0)
+    assert (s.decision.kind, s.decision.player) == ("plan", 0)
 
 
 def test_game_ends_after_the_action_phase_of_round_7() -> None:

@@ -93,7 +93,7 @@ def test_lower_majority_line_may_be_chosen() -> None:
     s = do(s, "majority cotton 4")
     stl = company(s, "STL")
     assert s.players[0].track[stl] == 3
-    assert s.decision == engine.Decision("remove-post", 0)
+    assert (s.decision.kind, s.decision.player) == ("remove-post", 0)
     s = do(s, "remove-post CAI 2")
     assert s.removed_posts[company(s, "CAI")] == 1
     assert s.players[0].cash == cash
@@ -118,7 +118,7 @@ def test_ousted_post_into_a_column_whose_rear_space_is_empty() -> None:
     cap = company(s, "CAP")
     assert s.values[cap] == 5
     s = do(s, "expand MOM", "enter OGA 1")
-    assert s.decision == engine.Decision("oust-return", 0)
+    assert (s.decision.kind, s.decision.player) == ("oust-return", 0)
     assert texts(s) == {"return 1"}
     s = do(s, "return 1")
     assert s.bases[cap] == (1 | DEAD, 5, 5)
@@ -232,7 +232,7 @@ def test_display_refill_order_in_preparation() -> None:
     assert order == ["R4", "M2", "M3", "M4", "L1", "L2", "L3", "L4"]
     assert -1 not in s.display
     assert s.round == 2
-    assert s.decision == engine.Decision("plan", 0)
+    assert (s.decision.kind, s.decision.player) == ("plan", 0)
 
 
 def test_display_spaces_stay_empty_when_the_stack_runs_out() -> None:
@@ -399,7 +399,7 @@ def test_fourth_slot_opens_from_the_next_planning_phase(merchant: str,
     s = do(s, f"merchant {merchant}")
     assert s.players[0].diamond == diamond_after
     s = end_turns(s)
-    assert s.decision == engine.Decision("plan", 0)
+    assert (s.decision.kind, s.decision.player) == ("plan", 0)
     slots = {int(t.split()[2]) for t in texts(s) if t.startswith("plan ")}
     assert slots == {1, 2, 3, 4}
     s = plan(s, {0: ["cot1/1", "cot2/1", "exp1/1", "one/1"]})
@@ -422,7 +422,7 @@ def test_fifth_slot_opens_from_the_next_planning_phase() -> None:
     s = do(s, "keeper kpr2/1", "ink", "pounds")
     assert s.players[0].ink == 5
     s = end_turns(s, deck=1)
-    assert s.decision == engine.Decision("plan", 0)
+    assert (s.decision.kind, s.decision.player) == ("plan", 0)
     slots = {int(t.split()[2]) for t in texts(s) if t.startswith("plan ")}
     assert slots == {1, 2, 3, 4, 5}
     s = plan(s, {0: ["cof1/1", "ban2/1", "cot1/1", "cot2/1", "exp1/1"]})

@@ -290,7 +290,7 @@ class _BookProblem:
     """The spending problem read from the state."""
 
     def __init__(self, s: State, player: int, points: int, tv: TrackValuation,
-                 exact: bool, item: tuple[Any, ...] | None) -> None:
+                 exact: bool, spend_space: int | None) -> None:
         cat = s.cat
         t = tables(cat)
         p = s.players[player]
@@ -304,8 +304,10 @@ class _BookProblem:
         self.w = _weights(tv, cat, p.ink)
         self.books = p.books
         self.flipped = p.flipped
-        last_space = item[2] if item is not None else -1
-        self.pre: tuple[int, ...] = tuple(s.turn_books) if item is not None else ()
+        # At a bookkeeping-points decision: books already taken this turn, and further
+        # ones come from spaces right of the last (None: a hypothetical purchase).
+        last_space = spend_space if spend_space is not None else -1
+        self.pre: tuple[int, ...] = tuple(s.turn_books) if spend_space is not None else ()
         self.letter = t.book_letter
         a_ok = any(self.placeable("A", k) for k in self.ahead)
         self.display: list[tuple[int, int, int, int]] = []  # (space, book, cost, coins)
@@ -661,21 +663,22 @@ def best_bookkeeping(state: State, points: int | None = None, k: int = 1,
     if method not in ("dp", "cpsat"):
         raise SolverError(f"unknown method {method!r} (expected 'dp' or 'cpsat')")
     player = acting_player(state)
-    item = state.todo[0]
-    if item[0] == "spend":
-        pts = state.pool if points is None else points
-        exact = pts == state.pool
-        spend_item: tuple[Any, ...] | None = item
-    elif item[0] == "act":
+    d = state.decision
+    if d.kind == "bookkeeping-points":
+        assert d.points is not None and d.space is not None
+        pts = d.points if points is None else points
+        exact = pts == d.points
+        spend_space: int | None = d.space
+    elif d.kind == "action":
         if points is None:
             raise SolverError("at an action decision the points to spend must be given")
-        pts, exact, spend_item = points, False, None
+        pts, exact, spend_space = points, False, None
     else:
-        raise SolverError(f"the state is at a {state.decision.kind!r} decision; book "
+        raise SolverError(f"the state is at a {d.kind!r} decision; book "
                           "purchases are solved at a 'bookkeeping-points' decision (or, "
                           "with points, hypothetically at an 'action' decision)")
     p = state.players[player]
-    key = (state.cat, player, pts, exact, k, method, valuation, spend_item, state.book_display,
+    key = (state.cat, player, pts, exact, k, method, valuation, spend_space, state.book_display,
            state.book_coins, state.turn_books, p.books, p.flipped, p.ink,
            None if valuation is not None else (
                state.round, p.hand, p.slots, p.resting, p.tiles, p.used, p.track, p.diamond,
@@ -694,7 +697,7 @@ def best_bookkeeping(state: State, points: int | None = None, k: int = 1,
         plans: tuple[BookPlan, ...] = (BookPlan((), (), (), (), pounds, 0, pts,
                                                 value / SCALE, exact),)
     else:
-        pr = _BookProblem(state, player, pts, tv, exact, spend_item)
+        pr = _BookProblem(state, player, pts, tv, exact, spend_space)
         if method == "dp" and _nonnegative(pr):
             found = _solve_books_dp(pr, k)
         else:
@@ -720,11 +723,11 @@ def best_ink_move(state: State, valuation: TrackValuation | None = None) -> InkP
     if not isinstance(state, State):
         raise SolverError(f"not a State: {type(state).__name__}")
     player = acting_player(state)
-    item = state.todo[0]
-    if item[0] != "ink":
-        raise SolverError(f"the state is at a {state.decision.kind!r} decision; the ink jar "
+    d = state.decision
+    if d.kind != "ink-jar" or d.moved is None:
+        raise SolverError(f"the state is at a {d.kind!r} decision; the ink jar "
                           "moves at an 'ink-jar' decision")
-    moved = item[3]
+    moved = d.moved
     cat = state.cat
     p = state.players[player]
     tv = valuation if valuation is not None else default_track_valuation(state, player)

@@ -25,7 +25,7 @@ from typing import Any, Generic, TypeVar
 
 from engine.catalogue import Catalogue, Track
 from engine.rules import ROUNDS, share_count, tables
-from engine.state import OVER, PlayerState, State
+from engine.state import PlayerState, State
 
 SCALE = 1000  # milli-units per pound: every value is an integer multiple of 0.001
 
@@ -130,12 +130,12 @@ def track_weight(s: State, player: int, company: int) -> float:
 
 def acting_player(s: State) -> int:
     """The player deciding now (raises :class:`SolverError` at chance / game over)."""
-    if s.phase == OVER or not s.todo:
+    d = s.decision
+    if d.kind == "over":
         raise SolverError("the game is over: there is no decision to solve")
-    item = s.todo[0]
-    if item[0].startswith("c_"):
-        raise SolverError(f"the state is at a chance event ({item[0]}), not a player decision")
-    return int(item[1])
+    if d.kind == "chance":
+        raise SolverError(f"the state is at a chance event ({d.event}), not a player decision")
+    return d.player
 
 
 def default_valuation(s: State, player: int | None = None) -> Valuation:

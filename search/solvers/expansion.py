@@ -299,9 +299,9 @@ class _Problem:
             self.prev_entered: tuple[int, ...] = ()
             self.prev_ousted: tuple[int, ...] = ()
         else:
-            item = s.todo[0]
-            self.prev_entered = tuple(item[4])
-            self.prev_ousted = tuple(item[5])
+            pending = s.decision
+            self.prev_entered = pending.entered or ()
+            self.prev_ousted = pending.ousted or ()
         owners = s.owners
         n_regions = len(owners)
         nb1, nb2, base_masks = _adjacency(cat)
@@ -817,10 +817,11 @@ def choose_removal(cat: Catalogue, bases: Sequence[Sequence[int]], share: Sequen
 def removal_step(s: State, valuation: Valuation | None = None) -> Step:
     """The step :func:`best_expansions` takes at a ``remove-post`` decision reached
     during an expansion (see :func:`choose_removal`)."""
-    if s.is_over() or s.todo[0][0] != "rmpost":
+    d = s.decision
+    if d.kind != "remove-post":
         raise SolverError("removal_step needs a 'remove-post' decision")
     v = (valuation or default_valuation(s)).scaled()
-    pending = {item[2] for item in s.todo if item[0] == "oust"}
+    pending = set(d.ousted or ())
     choice = choose_removal(s.cat, s.bases, v.share, pending)
     if choice is None:  # pragma: no cover - the engine skips the decision then
         raise SolverError("no trading post to remove")
@@ -942,25 +943,24 @@ def _resolve(s: State, company: int | str, points: int | None
     c = company_index(s, company)
     if points is not None and (not isinstance(points, int) or points < 0):
         raise SolverError(f"points must be a non-negative integer, got {points!r}")
-    item = s.todo[0]
-    op = item[0]
+    d = s.decision
     ids = [co.id for co in s.cat.companies]
-    if op == "enter":
-        if item[2] != c:
-            raise SolverError(f"the pending expansion is for {ids[item[2]]}, not {ids[c]}")
-        if points is not None and points != item[3]:
-            raise SolverError(f"the pending expansion has {item[3]} point(s) left, "
+    if d.kind == "expansion":
+        assert d.company is not None and d.points is not None
+        if d.company != c:
+            raise SolverError(f"the pending expansion is for {ids[d.company]}, not {ids[c]}")
+        if points is not None and points != d.points:
+            raise SolverError(f"the pending expansion has {d.points} point(s) left, "
                               f"not {points}")
-        return player, c, int(item[3]), False
-    if op == "act":
+        return player, c, d.points, False
+    if d.kind == "action":
         p = s.players[player]
         if not face_up(p) & tables(s.cat).expansion_mask:
             raise SolverError(f"P{player + 1} has no face-up expansion card to expand with")
-        if not any(code & 7 for code in s.bases[c]):
+        if not any(s.posts(c)):
             raise SolverError(f"{ids[c]} has no trading post left in its base")
         return player, c, measures(s, p)[3] if points is None else points, True
-    kind = s.decision.kind
-    raise SolverError(f"the state is at a {kind!r} decision; expansion routes are solved at "
+    raise SolverError(f"the state is at a {d.kind!r} decision; expansion routes are solved at "
                       "an 'expansion' decision or (hypothetically) at an 'action' decision")
 
 
@@ -990,8 +990,8 @@ def best_expansions(state: State, company: int | str, points: int | None = None,
         raise SolverError(f"unknown method {method!r} (expected 'dp' or 'cpsat')")
     player, c, pts, action = _resolve(state, company, points)
     p = state.players[player]
-    item = None if action else state.todo[0]
-    key = (state.cat, player, c, pts, action, item, k, method, valuation, state.owners,
+    pending = None if action else state.decision
+    key = (state.cat, player, c, pts, action, pending, k, method, valuation, state.owners,
            state.bases, state.tracks, p.cash, p.diamond, p.track,
            None if valuation is not None else (state.round, p.hand, p.slots, p.resting,
                                                p.ink))
