@@ -19,7 +19,7 @@ run: $(STAMP)
 	$(BIN)/mombasa serve
 
 test: $(STAMP)
-	$(BIN)/ruff check engine search advisor_api tests benchmarks
+	$(BIN)/ruff check engine search advisor_api tests benchmarks scripts
 	$(BIN)/mypy
 	sh scripts/ensure-chromium.sh
 	$(BIN)/pytest -q

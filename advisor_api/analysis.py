@@ -29,9 +29,7 @@ import engine
 from advisor_api.errors import BrokenInvariant, Conflict, InvalidInput
 from advisor_api.settings import Settings
 from advisor_api.solvers import solver_for_line
-from engine import Observation, State, Step
-from engine.invariants import check_invariants
-from engine.rules import apply_unchecked, legal_steps
+from engine import Observation, State, Step, apply_unchecked, check_invariants, legal_steps
 from search.mcts import Line, SearchResult
 
 CHANCE_MESSAGE = "chance event pending: report or sample the outcome"

@@ -10,9 +10,7 @@ Round 0 (setup) - first player P1 - decision: resting-cards of P1
 
 from __future__ import annotations
 
-from engine import State
-from engine.rules import card_price
-from engine.state import HIDDEN, PHASE_NAMES, bits
+from engine import HIDDEN, State, bits
 
 
 def _card(s: State, c: int) -> str:
@@ -31,13 +29,13 @@ def board_text(s: State, me: int) -> str:
     cat = s.cat
     d = s.decision
     who = "chance" if d.player < 0 else f"P{d.player + 1}"
-    lines = [f"Round {s.round} ({PHASE_NAMES[s.phase]}) - first player P{s.first + 1} - "
+    lines = [f"Round {s.round} ({s.phase_name}) - first player P{s.first + 1} - "
              f"decision: {d.kind} of {who}"]
     display = []
     for i, c in enumerate(s.display):
         if c >= 0:
             display.append(f"{cat.display_space_name(i)} {cat.cards[c].name} "
-                           f"({card_price(s, i)})")
+                           f"({s.card_price(i)})")
     lines.append("Display: " + (", ".join(display) or "empty"))
     books = [f"{cat.book_space_name(i)} {cat.books[b].name}"
              for i, b in enumerate(s.book_display) if b >= 0]

@@ -14,7 +14,7 @@ from rich.table import Table
 
 import engine
 from advisor_api.cli_solve import solve_app
-from engine.rules import apply_unchecked, decision, random_step
+from engine import apply_unchecked, decision, random_step
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Mombasa strategy advisor: engine, search and service.")

@@ -65,13 +65,6 @@ class Conflict(ApiError):
     code = "conflict"
 
 
-class TooLarge(ApiError):
-    """413: the request body is larger than the cap."""
-
-    status = 413
-    code = "too-large"
-
-
 class Busy(ApiError):
     """429: every search process is busy and the queue is full."""
 

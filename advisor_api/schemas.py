@@ -70,8 +70,8 @@ class AnalyseRequest(_Request):
     """A position to analyse: exactly one of ``state`` and ``observation``."""
 
     state: dict[str, Any] | None = Field(
-        None, description="engine state JSON (schema mombasa-state/1); analysed from the "
-                          "deciding player's observation")
+        None, description="engine state JSON (schema mombasa-state/2; /1 files are read "
+                          "too); analysed from the deciding player's observation")
     observation: dict[str, Any] | None = Field(
         None, description="observation JSON (schema mombasa-observation/1) of the deciding "
                           "player")
@@ -223,10 +223,6 @@ class GameView(_Answer):
     winners: list[int] | None
     ai: AiStatus
     steps: int
-
-
-class GameCreated(GameView):
-    pass
 
 
 class ScoreView(_Answer):

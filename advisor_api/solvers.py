@@ -18,8 +18,7 @@ import dataclasses
 import logging
 from typing import Any
 
-from engine import State, Step
-from engine.rules import legal_steps
+from engine import State, Step, legal_steps
 
 log = logging.getLogger("advisor_api.solvers")
 

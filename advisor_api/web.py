@@ -27,7 +27,7 @@ from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
 import engine
-from engine.catalogue import GOODS, MEASURES, Catalogue, Reward
+from engine import MEASURES, Catalogue, Reward
 
 STATIC = Path(__file__).with_name("static")
 SCHEMA = "mombasa-web-catalogue/1"
@@ -91,7 +91,7 @@ def _cards(cat: Catalogue) -> dict[str, dict[str, Any]]:
     for c in cat.cards:
         out[c.name] = {
             "name": c.name, "letter": c.letter, "kind": c.kind,
-            "good": GOODS[c.good] if c.good >= 0 else None,
+            "good": MEASURES[c.good] if c.good >= 0 else None,
             "value": c.value, "crate": c.crate,
             "share": _company_id(cat, c.share), "company": _company_id(cat, c.company),
             "seat": c.seat + 1 if c.seat >= 0 else None, "code": c.code,
@@ -152,7 +152,7 @@ def _catalogue_json(cat: Catalogue) -> dict[str, Any]:
         "schema": SCHEMA,
         "reconstruction": cat.reconstruction,
         "companies": companies,
-        "goods": list(GOODS),
+        "goods": list(MEASURES[:3]),
         "measures": list(MEASURES),
         "regions": regions,
         "borders": [[cat.regions[a].id, cat.regions[b].id, cost] for a, b, cost in borders],

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import engine
-from engine.rules import apply_unchecked, legal_steps, random_step, sample_chance
+from engine import apply_unchecked, legal_steps, random_step, sample_chance
 
 PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
 

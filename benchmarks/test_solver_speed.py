@@ -27,7 +27,7 @@ from typing import Any
 import engine
 from benchmarks.conftest import enforce_targets, relative_cost
 from benchmarks.positions import mid_game
-from engine.rules import apply_unchecked, face_up, random_step, tables
+from engine import apply_unchecked, random_step, tables
 from search.solvers import best_bookkeeping, best_expansions
 from search.solvers import bookkeeping as bk_mod
 from search.solvers import expansion as exp_mod
@@ -49,9 +49,9 @@ def expansion_inputs() -> tuple[tuple[engine.State, int], ...]:
         s = mid_game(players=2 + seed % 3, seed=seed, round_=3 + seed % 3)
         seed += 1
         p = s.players[s.decision.player]
-        if not face_up(p) & tables(s.cat).expansion_mask:
+        if not p.face_up() & tables(s.cat).expansion_mask:
             continue
-        out.extend((s, c) for c in range(4) if any(code & 7 for code in s.bases[c]))
+        out.extend((s, c) for c in range(4) if any(s.posts(c)))
     return tuple(out[:40])
 
 

@@ -15,10 +15,21 @@ Decision('resting-cards', player=0)
 1
 """
 
-from engine.catalogue import Catalogue, CatalogueError, default_catalogue, load_catalogue
+from engine.catalogue import (
+    MEASURES,
+    Catalogue,
+    CatalogueError,
+    Reward,
+    Track,
+    default_catalogue,
+    load_catalogue,
+)
+from engine.invariants import check_invariants
 from engine.moves import apply_move, group_moves
 from engine.observation import Observation, determinize, observe
+from engine.primitives import HIDDEN, bits
 from engine.rules import (
+    ROUNDS,
     IllegalStep,
     apply,
     apply_unchecked,
@@ -37,15 +48,23 @@ from engine.serialize import (
     state_to_json,
 )
 from engine.setup import new_game
-from engine.state import Decision, State
+from engine.state import Decision, PlayerState, State
+from engine.steps import KINDS as STEP_KINDS
 from engine.steps import Move, NotationError, Step
+from engine.tables import Tables, tables
 
 __all__ = [
-    "Catalogue", "CatalogueError", "Decision", "IllegalStep", "Move", "NotationError",
-    "Observation", "Score", "State", "StateFormatError", "Step", "apply", "apply_unchecked",
-    "chance_outcomes",
-    "apply_move", "decision", "default_catalogue", "determinize", "group_moves", "legal_steps",
-    "load_catalogue", "new_game", "observation_from_json",
-    "observation_to_json", "observe", "random_step", "sample_chance", "score",
-    "state_from_json", "state_to_json", "winners",
+    # the game: positions, decisions, steps and their notation
+    "new_game", "State", "PlayerState", "Decision", "Step", "Move", "STEP_KINDS",
+    "legal_steps", "apply", "apply_unchecked", "decision", "apply_move", "group_moves",
+    "IllegalStep", "NotationError",
+    # chance, hidden information, scoring
+    "chance_outcomes", "sample_chance", "random_step", "Observation", "observe",
+    "determinize", "HIDDEN", "Score", "score", "winners", "ROUNDS",
+    # the component catalogue and its derived lookups
+    "Catalogue", "CatalogueError", "Reward", "Track", "MEASURES", "default_catalogue",
+    "load_catalogue", "Tables", "tables", "bits",
+    # saved states and checks
+    "StateFormatError", "state_to_json", "state_from_json", "observation_to_json",
+    "observation_from_json", "check_invariants",
 ]

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.rules import CHANCE_OPS, OP_KINDS, tables
+from engine.rules import CHANCE_OPS, OP_KINDS
 from engine.state import DEAD, HIDDEN, OVER, State, bits
+from engine.tables import tables
 
 # Work items that may stand first in ``todo`` of a state handed out by the rules.
 _FIRST_OPS = frozenset(OP_KINDS) | CHANCE_OPS

@@ -22,8 +22,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.rules import tables
 from engine.state import HIDDEN, State, bits
+from engine.tables import tables
 
 
 @dataclass(frozen=True)

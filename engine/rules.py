@@ -15,19 +15,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from functools import cache
 from itertools import permutations
 
 from engine.catalogue import (
-    KIND_BOOKKEEPER,
-    KIND_EXPANSION,
-    KIND_GOODS,
-    KIND_MERCHANT,
-    KIND_PLUS1,
     KIND_SHARE,
-    MEASURE_BOOKKEEPING,
-    MEASURE_EXPANSION,
-    Catalogue,
     Reward,
 )
 from engine.state import (
@@ -40,10 +31,15 @@ from engine.state import (
     Item,
     PlayerState,
     State,
+    available_slots,
     bits,
+    card_price,
+    face_up,
+    measures,
     replace_at,
 )
 from engine.steps import Step
+from engine.tables import Tables, tables
 
 # Rulebook, "Use 1 bookkeeper card": flipping a book on your track costs 2 pounds.
 FLIP_COST = 2
@@ -69,97 +65,6 @@ class IllegalStep(ValueError):
 # Derived tables (per catalogue, computed once)
 # --------------------------------------------------------------------------------------
 
-class Tables:
-    """Lookups derived from a catalogue for the hot paths."""
-
-    def __init__(self, cat: Catalogue) -> None:
-        self.card_kind = tuple(c.kind for c in cat.cards)
-        self.card_value = tuple(c.value for c in cat.cards)
-        self.card_good = tuple(c.good for c in cat.cards)
-        self.card_crate = tuple(c.crate for c in cat.cards)
-        self.price_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
-        # (company, owners) -> every (region, cost) the company could enter, by region
-        self.entry_cache: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
-        self.board_spaces = cat.bonus_spaces[: cat.board_bonus_count]
-        by_track: dict[int, list[tuple[int, int]]] = {}
-        for track, pos, index in cat.track_bonus_at:
-            by_track.setdefault(track, []).append((pos, index))
-        self.track_bonus_by_track = {k: tuple(v) for k, v in by_track.items()}
-        # Which measure (coffee, bananas, cotton, helmets, bookkeeping) a card adds to.
-        self.card_measure = tuple(
-            c.good if c.kind == KIND_GOODS else MEASURE_EXPANSION if c.kind == KIND_EXPANSION
-            else MEASURE_BOOKKEEPING if c.kind == KIND_BOOKKEEPER else -1
-            for c in cat.cards
-        )
-        self.goods_mask = [0, 0, 0]
-        self.expansion_mask = 0
-        self.keeper_mask = 0
-        self.merchant_mask = 0
-        self.share_mask = 0
-        for c in cat.cards:
-            bit = 1 << c.index
-            if c.kind == KIND_GOODS:
-                self.goods_mask[c.good] |= bit
-            elif c.kind == KIND_EXPANSION:
-                self.expansion_mask |= bit
-            elif c.kind == KIND_BOOKKEEPER:
-                self.keeper_mask |= bit
-            elif c.kind == KIND_MERCHANT:
-                self.merchant_mask |= bit
-            elif c.kind == KIND_SHARE:
-                self.share_mask |= bit
-        self.plus1_card = next(c.index for c in cat.cards if c.kind == KIND_PLUS1)
-        self.tile_mask = sum(1 << i for i in cat.tile_cards)
-        self.book_letter = tuple(b.letter for b in cat.books)
-        self.letter_books = {
-            letter: sum(1 << b.index for b in cat.books if b.letter == letter)
-            for letter in "ABC"
-        }
-        self.layer_masks = tuple(
-            sum(1 << c for c in cat.action_cards if cat.cards[c].letter == letter)
-            for letter in cat.letters
-        )
-        # Share value of a base column by its code (posts + DEAD flag).
-        coins = cat.base_coins
-        spaces = cat.base_spaces
-        total = sum(coins)
-        col_value = {}
-        for k in range(spaces + 1):
-            col_value[k] = total - sum(coins[spaces - k:]) if k else total
-            if k < spaces:
-                col_value[k | DEAD] = total - sum(coins[spaces - 1 - k: spaces - 1])
-        self.column_value = col_value
-        self.full_column = spaces
-        self.display_fill_order = tuple(
-            col * cat.display_rows + row
-            for col in reversed(range(len(cat.display_columns)))
-            for row in range(cat.display_rows)
-        )
-        self.n_display = len(cat.display_columns) * cat.display_rows
-        # Prebuilt one-argument steps of the action decision (its legal steps are listed
-        # at every node of a search), indexed by their argument.
-        size = max(len(cat.cards), self.n_display, len(cat.bonus_spaces), 16)
-        self.step1 = {
-            kind: tuple(_new(Step, (kind, a, -1, -1)) for a in range(size))
-            for kind in ("expand", "keeper", "merchant", "plus1", "end", "buy-card",
-                         "remove-card", "reserve", "track-bonus")
-        }
-        self.n_book_spaces = len(cat.book_columns) * cat.book_rows
-        self.bk_last = len(cat.bookkeeping_values) - 1
-        self.dia_last = len(cat.diamond_values) - 1
-        self.mines_of_region = tuple(r.mines for r in cat.regions)
-        extra_left = 0  # slot opened by the diamond track
-        extra_right = cat.max_slots - 1  # slot opened by the bookkeeping track
-        self.base_slot_list = tuple(range(1, cat.base_slots + 1))
-        self.extra_left = extra_left
-        self.extra_right = extra_right
-
-
-@cache
-def tables(cat: Catalogue) -> Tables:
-    return Tables(cat)
-
-
 # --------------------------------------------------------------------------------------
 # Queries
 # --------------------------------------------------------------------------------------
@@ -172,7 +77,7 @@ def decision(s: State) -> Decision:
     return _DECISION_OF[item[0]](s, item)
 
 
-_CHANCE_EVENTS = {"c_track": "deal-track", "c_card": "draw-card", "c_book": "draw-book",
+_CHANCE_EVENTS = {"c_track": "deal-track", "c_card": "deal-card", "c_book": "deal-book",
                   "c_tile": "deal-tile"}
 
 
@@ -194,8 +99,8 @@ _DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
     "enter": lambda s, item: Decision("expansion", item[1], company=item[2],
                                       points=item[3], entered=item[4], ousted=item[5]),
     "oust": lambda s, item: Decision("oust-return", item[1], company=item[2]),
-    "flip": lambda s, item: Decision("bookkeeper-flip", item[1], slot=item[2]),
-    "ink": lambda s, item: Decision("ink-jar", item[1], slot=item[2], moved=item[3]),
+    "flip": lambda s, item: Decision("bookkeeper-flip", item[1], card=item[2]),
+    "ink": lambda s, item: Decision("ink-jar", item[1], card=item[2], moved=item[3]),
     "spend": lambda s, item: Decision("bookkeeping-points", item[1], points=s.pool,
                                       space=item[2]),
     "place": lambda s, item: Decision("place-book", item[1], books=s.turn_books),
@@ -210,55 +115,6 @@ def pending_expansion(s: State) -> tuple[int, int] | None:
     return s.todo[0][2], s.todo[0][3]
 
 
-def available_slots(s: State, p: PlayerState) -> tuple[int, ...]:
-    """Action slots the player may fill (3, plus the 4th and 5th once unlocked)."""
-    cat = s.cat
-    t = tables(cat)
-    out = []
-    if p.diamond >= cat.diamond_slot:
-        out.append(t.extra_left)
-    out.extend(t.base_slot_list)
-    if p.ink >= cat.bookkeeping_slot:
-        out.append(t.extra_right)
-    return tuple(out)
-
-
-def area_cards(p: PlayerState) -> int:
-    """Mask of the cards in the action slots."""
-    m = 0
-    for c in p.slots:
-        if c >= 0:
-            m |= 1 << c
-    return m
-
-
-def face_up(p: PlayerState) -> int:
-    """Mask of face-up (unused) cards and card tiles in the action area."""
-    return (area_cards(p) | p.tiles) & ~p.used
-
-
-def measures(s: State, p: PlayerState) -> tuple[int, int, int, int, int]:
-    """Face-up totals: coffee, bananas, cotton units, helmets, bookkeeping points."""
-    key = (p.slots, p.used, p.tiles, p.plus1_on)
-    cached = p._measures
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    t = tables(s.cat)
-    up = face_up(p)
-    totals = [0, 0, 0, 0, 0]
-    measure_of, values = t.card_measure, t.card_value
-    while up:
-        low = up & -up
-        c = low.bit_length() - 1
-        up ^= low
-        m = measure_of[c]
-        if m >= 0:
-            totals[m] += values[c] + (p.plus1_on == c)
-    result = (totals[0], totals[1], totals[2], totals[3], totals[4])
-    p._measures = (key, result)  # the key makes a stale entry harmless
-    return result
-
-
 def display_prices(s: State) -> tuple[int, ...]:
     """Price of every display space (-1 for an empty space), cached per display."""
     t = tables(s.cat)
@@ -271,28 +127,6 @@ def display_prices(s: State) -> tuple[int, ...]:
             t.price_cache.clear()
         t.price_cache[s.display] = prices
     return prices
-
-
-def card_price(s: State, space: int) -> int:
-    """Price of the card in a display space: its crate value + the space's modifier, >= 0."""
-    price = tables(s.cat).card_crate[s.display[space]] + s.cat.display_modifiers[space]
-    return price if price > 0 else 0
-
-
-def share_count(s: State, player: int, company: int) -> int:
-    """Shares held: the last share icon reached on the track plus share icons on cards."""
-    p = s.players[player]
-    track = s.cat.tracks[s.tracks[company]]
-    n = track.shares_at[p.track[company]]
-    owned = p.hand | area_cards(p)
-    for deck in p.resting:
-        for c in deck:
-            owned |= 1 << c
-    cards = s.cat.cards
-    for c in bits(owned):
-        if cards[c].share == company:
-            n += 1
-    return n
 
 
 def company_mines(s: State, company: int) -> int:
@@ -799,12 +633,7 @@ def _set_base(s: State, company: int, col: int, code: int) -> None:
 
 
 def _take_post(s: State, company: int, col: int) -> None:
-    code = s.bases[company][col]
-    k = (code & 7) - 1
-    dead = code & DEAD
-    if k == 0:
-        dead = DEAD  # the rear space is emptied: it can never be covered again
-    _set_base(s, company, col, k | dead)
+    _set_base(s, company, col, Tables.after_take(s.bases[company][col]))
 
 
 def _diamond_steps(s: State, player: int, steps: int) -> None:
@@ -994,7 +823,7 @@ def _resolve_expansion(s: State, item: Item) -> None:
 def _ap_return(s: State, item: Item, step: Step) -> None:
     company = item[2]
     code = s.bases[company][step.a]
-    _set_base(s, company, step.a, ((code & 7) + 1) | (code & DEAD))
+    _set_base(s, company, step.a, Tables.after_return(code))
     s.todo = s.todo[1:]
 
 

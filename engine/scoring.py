@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rules import share_count
-from engine.state import OVER, State
+from engine.state import State, share_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +66,3 @@ def winners(s: State) -> list[int]:
     totals = [sc.total for sc in score(s)]
     best = max(totals)
     return [i for i, t in enumerate(totals) if t == best]
-
-
-def is_final(s: State) -> bool:
-    return s.phase == OVER

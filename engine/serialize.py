@@ -15,10 +15,12 @@ from typing import Any
 
 from engine.catalogue import Catalogue, default_catalogue, load_catalogue
 from engine.observation import Observation
-from engine.rules import OP_KINDS, tables
-from engine.state import DEAD, HIDDEN, PHASE_NAMES, PlayerState, State, bits
+from engine.rules import OP_KINDS
+from engine.state import DEAD, HIDDEN, NOBODY, PHASE_NAMES, PlayerState, State, bits
+from engine.tables import tables
 
-SCHEMA = "mombasa-state/1"
+SCHEMA = "mombasa-state/2"
+SCHEMA_V1 = "mombasa-state/1"  # read (its "todo" list of interpreter items), not written
 OBS_SCHEMA = "mombasa-observation/1"
 
 # Work items: operation -> argument kinds after the player ("p" player, "c" company,
@@ -30,6 +32,40 @@ _ITEM_ARGS: dict[str, str] = {
     "finish": "b", "bonus_start": "",
 }
 _NO_PLAYER = {"reveal", "setup_tiles", "round", "prep"}
+
+# Version 2 describes the pending work in game terms: a list of entries, the first being
+# the decision due. Each is {"decision": kind, "player": n, ...} for a player's decision,
+# {"chance": step kind, ...} for a chance event, or {"then": what, ...} for what the
+# rules carry out by themselves once the entries before it are done.
+# operation -> (key, name, ((field, value type), ...)).
+_PENDING: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
+    "c_track": ("chance", "deal-track", (("company", "company"),)),
+    "c_card": ("chance", "deal-card", (("space", "dspace"),)),
+    "c_book": ("chance", "deal-book", (("space", "bspace"),)),
+    "c_tile": ("chance", "deal-tile", (("seat", "seat"),)),
+    "tile": ("decision", "starting-tile", ()),
+    "rest": ("decision", "resting-cards", ()),
+    "plan": ("decision", "plan", (("last_slot", "slot"),)),
+    "act": ("decision", "action", ()),
+    "buy": ("decision", "goods-buy", (("units", "int"),)),
+    "alloc": ("decision", "goods-track", (("units", "int"),)),
+    "enter": ("decision", "expansion", (("company", "company"), ("points", "int"),
+                                        ("entered", "regions"), ("ousted", "companies"))),
+    "oust": ("decision", "oust-return", (("company", "company"),)),
+    "rmpost": ("decision", "remove-post", ()),
+    "flip": ("decision", "bookkeeper-flip", (("bookkeeper", "card"),)),
+    "ink": ("decision", "ink-jar", (("bookkeeper", "card"), ("moved", "int"))),
+    "spend": ("decision", "bookkeeping-points", (("last_space", "bspace"),)),
+    "place": ("decision", "place-book", ()),
+    "track": ("then", "track-steps", (("company", "company"), ("steps", "int"))),
+    "finish": ("then", "end-of-action", (("next_turn", "bool"),)),
+    "bonus_start": ("then", "starting-bonus", ()),
+    "reveal": ("then", "reveal", ()),
+    "setup_tiles": ("then", "tile-reveal", ()),
+    "round": ("then", "new-round", ()),
+    "prep": ("then", "preparation", ()),
+}
+_PENDING_OP = {(key, name): op for op, (key, name, _) in _PENDING.items()}
 
 
 class StateFormatError(ValueError):
@@ -107,7 +143,7 @@ def state_to_json(s: State) -> dict[str, Any]:
                   for i, q in enumerate(s.bonus)},
         "tracks": {cid: (cat.tracks[t].id if t >= 0 else None)
                    for cid, t in zip(comp, s.tracks, strict=True)},
-        "todo": [_item_out(cat, it) for it in s.todo],
+        "pending": [_pending_out(cat, it) for it in s.todo],
         "pool": s.pool,
         "turn_books": [cat.books[b].name for b in s.turn_books],
         "revealed": s.revealed,
@@ -121,19 +157,35 @@ def _tile_out(cat: Catalogue, t: int) -> int | str | None:
     return None if t < 0 else cat.starting_tiles[t].id
 
 
-def _item_out(cat: Catalogue, item: tuple[Any, ...]) -> list[Any]:
-    op = item[0]
-    if op in _NO_PLAYER:
-        return [op]
-    out: list[Any] = [op, item[1] + 1 if item[1] >= 0 else None]
-    for kind, value in zip(_ITEM_ARGS[op], item[2:], strict=True):
-        if kind == "c" or kind == "p":
-            out.append(value)
-        elif kind in ("r", "o"):
-            out.append(list(value))
-        else:
-            out.append(value)
+def _pending_out(cat: Catalogue, item: tuple[Any, ...]) -> dict[str, Any]:
+    """One work item in game terms (version 2)."""
+    key, name, fields = _PENDING[item[0]]
+    out: dict[str, Any] = {key: name}
+    if key != "chance" and item[0] not in _NO_PLAYER:
+        out["player"] = item[1] + 1
+    for (field, kind), value in zip(fields, item[2:], strict=True):
+        out[field] = _value_out(cat, kind, value)
     return out
+
+
+def _value_out(cat: Catalogue, kind: str, v: Any) -> Any:
+    if kind == "company":
+        return cat.companies[v].id
+    if kind == "companies":
+        return [cat.companies[c].id for c in v]
+    if kind == "regions":
+        return [cat.regions[r].id for r in v]
+    if kind == "dspace":
+        return cat.display_space_name(v)
+    if kind == "bspace":
+        return None if v < 0 else cat.book_space_name(v)
+    if kind in ("seat", "slot"):
+        return None if v < 0 else v + 1
+    if kind == "card":
+        return _card_name(cat, v)
+    if kind == "bool":
+        return bool(v)
+    return v
 
 
 # -- loading ---------------------------------------------------------------------------
@@ -226,8 +278,10 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     (or, with ``check``, the first invariant it breaks: a card in two places...)."""
     if not isinstance(obj, dict):
         raise StateFormatError("state: expected a JSON object")
-    if obj.get("schema") != SCHEMA:
-        raise StateFormatError(f"schema: expected {SCHEMA!r}, got {obj.get('schema')!r}")
+    version = obj.get("schema")
+    if version not in (SCHEMA, SCHEMA_V1):
+        raise StateFormatError(f"schema: expected {SCHEMA!r} (or {SCHEMA_V1!r}), "
+                               f"got {version!r}")
     cat = catalogue
     if cat is None:
         path = obj.get("catalogue")
@@ -360,10 +414,17 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
         else:
             raise StateFormatError(f"tracks.{cid}: unknown track {v!r}")
     s.tracks = tuple(tl)
-    todo = _get(obj, "todo", "")
-    if not isinstance(todo, list):
-        raise StateFormatError("todo: expected a list of work items")
-    s.todo = tuple(_item_in(it, f"todo[{i}]", s.n) for i, it in enumerate(todo))
+    if version == SCHEMA_V1:
+        todo = _get(obj, "todo", "")
+        if not isinstance(todo, list):
+            raise StateFormatError("todo: expected a list of work items")
+        s.todo = tuple(_item_in(it, f"todo[{i}]", s.n) for i, it in enumerate(todo))
+    else:
+        pending = _get(obj, "pending", "")
+        if not isinstance(pending, list):
+            raise StateFormatError("pending: expected a list")
+        s.todo = tuple(_pending_in(r, it, f"pending[{i}]", s.n)
+                       for i, it in enumerate(pending))
     s.pool = _int(_get(obj, "pool", ""), "pool", 0, 99)
     s.turn_books = tuple(r.book(b, f"turn_books[{i}]")
                          for i, b in enumerate(_list(_get(obj, "turn_books", ""), "turn_books")))
@@ -376,10 +437,12 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     if not 0 <= s.rng < 1 << 64:
         raise StateFormatError("rng: must be a 64-bit unsigned integer")
     s._own = 0
+    queue = "todo" if version == SCHEMA_V1 else "pending"
     if s.phase != PHASE_NAMES.index("over") and not s.todo:
-        raise StateFormatError("todo: a game that is not over needs a pending decision")
+        raise StateFormatError(f"{queue}: a game that is not over needs a pending decision")
     if s.todo and s.todo[0][0] not in OP_KINDS and not s.todo[0][0].startswith("c_"):
-        raise StateFormatError(f"todo[0]: {s.todo[0][0]!r} is not a decision or chance event")
+        raise StateFormatError(f"{queue}[0]: {_PENDING[s.todo[0][0]][1]!r} is not a "
+                               "decision or chance event")
     if check:
         from engine.invariants import check_invariants
 
@@ -402,6 +465,63 @@ def _company_or_none(comp: list[str], v: Any, field: str) -> int:
     if v not in comp:
         raise StateFormatError(f"{field}: unknown company {v!r}")
     return comp.index(v)
+
+
+def _pending_in(r: _Reader, v: Any, field: str, n: int) -> tuple[Any, ...]:
+    """One version-2 entry back to the interpreter's work item."""
+    if not isinstance(v, dict):
+        raise StateFormatError(f"{field}: expected an object")
+    keys = [k for k in ("decision", "chance", "then") if k in v]
+    if len(keys) != 1:
+        raise StateFormatError(f"{field}: expected exactly one of 'decision', 'chance', "
+                               "'then'")
+    key = keys[0]
+    op = _PENDING_OP.get((key, v[key]))
+    if op is None:
+        known = sorted(name for k, name in _PENDING_OP if k == key)
+        raise StateFormatError(f"{field}.{key}: unknown {v[key]!r} (expected one of "
+                               f"{', '.join(known)})")
+    _, _, fields = _PENDING[op]
+    allowed = {key, *(f for f, _ in fields)}
+    if key != "chance" and op not in _NO_PLAYER:
+        allowed.add("player")
+    extra = sorted(set(v) - allowed)
+    if extra:
+        raise StateFormatError(f"{field}.{extra[0]}: not a field of {v[key]!r}")
+    if op in _NO_PLAYER:
+        return (op,)
+    player = NOBODY if key == "chance" else _int(_get(v, "player", field),
+                                                   f"{field}.player", 1, n) - 1
+    out: list[Any] = [op, player]
+    for name, kind in fields:
+        out.append(_value_in(r, kind, _get(v, name, field), f"{field}.{name}", n))
+    return tuple(out)
+
+
+def _value_in(r: _Reader, kind: str, v: Any, field: str, n: int) -> Any:
+    cat = r.cat
+    try:
+        if kind == "company":
+            return cat.company_index(v)
+        if kind == "companies":
+            return tuple(cat.company_index(c) for c in _list(v, field))
+        if kind == "regions":
+            return tuple(cat.region_index(x) for x in _list(v, field))
+        if kind == "dspace":
+            return cat.display_space_index(v)
+        if kind == "bspace":
+            return -1 if v is None else cat.book_space_index(v)
+    except (KeyError, ValueError, TypeError) as exc:
+        raise StateFormatError(f"{field}: {exc.args[0] if exc.args else exc}") from None
+    if kind == "seat":
+        return _int(v, field, 1, n) - 1
+    if kind == "slot":
+        return -1 if v is None else _int(v, field, 1, cat.max_slots) - 1
+    if kind == "card":
+        return r.card(v, field)
+    if kind == "bool":
+        return _bool(v, field)
+    return _int(v, field, 0, 99)
 
 
 def _item_in(v: Any, field: str, n: int) -> tuple[Any, ...]:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from engine.catalogue import Catalogue, default_catalogue
-from engine.rules import run_automatic, tables
+from engine.rules import run_automatic
 from engine.state import NOBODY, SETUP, Item, PlayerState, State
+from engine.tables import tables
 
 SEED_MIX = 0x5DEECE66D
 

@@ -4,7 +4,9 @@ A :class:`State` and its :class:`PlayerState` records hold only immutable values
 (ints, bit masks, tuples). ``clone()`` copies the slot references and nothing else, so it
 is O(1); the rules code copies a player record the first time a step changes it
 (:meth:`State.player_mut`) and rebuilds a tuple when it changes one of its entries.
-Two states therefore never share anything mutable.
+The one thing written into a record that states may share is its cache of the face-up
+totals (``_measures``), stored with the fields it was computed from as its key, so a
+stale entry is recomputed rather than read: sharing it changes no value.
 
 Sets of cards and books are Python ints used as bit masks (bit ``i`` = card ``i``):
 immutable, hashable and fast to copy.
@@ -12,38 +14,22 @@ immutable, hashable and fast to copy.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from engine.catalogue import Catalogue
-
-# Phases
-SETUP, PLANNING, ACTIONS, OVER = 0, 1, 2, 3
-PHASE_NAMES = ("setup", "planning", "actions", "over")
-
-NOBODY = -1  # chance, or no owner
-HIDDEN = -2  # a card an observer cannot see (another player's unrevealed plan)
-
-# Base column encoding: number of posts, plus DEAD when the rear space has been emptied
-# (an emptied rear space is never covered again).
-DEAD = 8
-
-
-def bits(mask: int) -> Iterator[int]:
-    """Indices of the set bits of ``mask``, lowest first.
-
-    >>> list(bits(0b10110))
-    [1, 2, 4]
-    """
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
-    """A copy of tuple ``t`` with entry ``i`` replaced."""
-    return t[:i] + (value,) + t[i + 1 :]
+from engine.primitives import (  # noqa: F401 - re-exported for the rules modules
+    ACTIONS,
+    DEAD,
+    HIDDEN,
+    NOBODY,
+    OVER,
+    PHASE_NAMES,
+    PLANNING,
+    SETUP,
+    bits,
+    replace_at,
+)
+from engine.tables import tables
 
 
 class PlayerState:
@@ -115,6 +101,106 @@ class PlayerState:
 
     def __repr__(self) -> str:
         return f"PlayerState(cash={self.cash}, track={self.track}, diamond={self.diamond})"
+
+    # -- queries of this board (the catalogue gives the cards' values) -------------------
+    def face_up(self) -> int:
+        """Mask of the face-up cards and card tiles in the action area."""
+        return face_up(self)
+
+    def area_cards(self) -> int:
+        """Mask of the cards in the action slots (face up or down)."""
+        return area_cards(self)
+
+    def measures(self, cat: Catalogue) -> tuple[int, int, int, int, int]:
+        """Face-up totals: coffee, bananas, cotton units, helmets, bookkeeping points."""
+        return _measures(cat, self)
+
+    def available_slots(self, cat: Catalogue) -> tuple[int, ...]:
+        """The action slots this player may fill (3, plus the 4th and 5th once unlocked)."""
+        return _available_slots(cat, self)
+
+
+# --------------------------------------------------------------------------------------
+# A player's board: queries the rules, the search and the service share (also as
+# State methods taking the player's seat).
+# --------------------------------------------------------------------------------------
+
+def available_slots(s: State, p: PlayerState) -> tuple[int, ...]:
+    """Action slots the player may fill (3, plus the 4th and 5th once unlocked)."""
+    return _available_slots(s.cat, p)
+
+
+def _available_slots(cat: Catalogue, p: PlayerState) -> tuple[int, ...]:
+    t = tables(cat)
+    out = []
+    if p.diamond >= cat.diamond_slot:
+        out.append(t.extra_left)
+    out.extend(t.base_slot_list)
+    if p.ink >= cat.bookkeeping_slot:
+        out.append(t.extra_right)
+    return tuple(out)
+
+
+def area_cards(p: PlayerState) -> int:
+    """Mask of the cards in the action slots."""
+    m = 0
+    for c in p.slots:
+        if c >= 0:
+            m |= 1 << c
+    return m
+
+
+def face_up(p: PlayerState) -> int:
+    """Mask of face-up (unused) cards and card tiles in the action area."""
+    return (area_cards(p) | p.tiles) & ~p.used
+
+
+def measures(s: State, p: PlayerState) -> tuple[int, int, int, int, int]:
+    """Face-up totals: coffee, bananas, cotton units, helmets, bookkeeping points."""
+    return _measures(s.cat, p)
+
+
+def _measures(cat: Catalogue, p: PlayerState) -> tuple[int, int, int, int, int]:
+    key = (p.slots, p.used, p.tiles, p.plus1_on)
+    cached = p._measures
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    t = tables(cat)
+    up = face_up(p)
+    totals = [0, 0, 0, 0, 0]
+    measure_of, values = t.card_measure, t.card_value
+    while up:
+        low = up & -up
+        c = low.bit_length() - 1
+        up ^= low
+        m = measure_of[c]
+        if m >= 0:
+            totals[m] += values[c] + (p.plus1_on == c)
+    result = (totals[0], totals[1], totals[2], totals[3], totals[4])
+    p._measures = (key, result)  # the key makes a stale entry harmless
+    return result
+
+
+def card_price(s: State, space: int) -> int:
+    """Price of the card in a display space: its crate value + the space's modifier, >= 0."""
+    price = tables(s.cat).card_crate[s.display[space]] + s.cat.display_modifiers[space]
+    return price if price > 0 else 0
+
+
+def share_count(s: State, player: int, company: int) -> int:
+    """Shares held: the last share icon reached on the track plus share icons on cards."""
+    p = s.players[player]
+    track = s.cat.tracks[s.tracks[company]]
+    n = track.shares_at[p.track[company]]
+    owned = p.hand | area_cards(p)
+    for deck in p.resting:
+        for c in deck:
+            owned |= 1 << c
+    cards = s.cat.cards
+    for c in bits(owned):
+        if cards[c].share == company:
+            n += 1
+    return n
 
 
 # A work item of the rules interpreter: (operation, player, *arguments).
@@ -266,6 +352,11 @@ class State:
     def is_over(self) -> bool:
         return self.phase == OVER
 
+    @property
+    def phase_name(self) -> str:
+        """``"setup"``, ``"planning"``, ``"actions"`` or ``"over"``."""
+        return PHASE_NAMES[self.phase]
+
     def posts(self, company: int) -> tuple[int, ...]:
         """Trading posts left in each column of ``company``'s base, in column order.
 
@@ -274,6 +365,40 @@ class State:
         (5, 5, 5)
         """
         return tuple(code & 7 for code in self.bases[company])
+
+    # -- a player's board, by seat (0-based) --------------------------------------------
+    def face_up(self, player: int) -> int:
+        """Mask of the face-up cards and card tiles in ``player``'s action area."""
+        return face_up(self.players[player])
+
+    def area_cards(self, player: int) -> int:
+        """Mask of the cards in ``player``'s action slots (face up or down)."""
+        return area_cards(self.players[player])
+
+    def measures(self, player: int) -> tuple[int, int, int, int, int]:
+        """``player``'s face-up totals: coffee, bananas, cotton units, helmets,
+        bookkeeping points (what book needs and goods actions count).
+
+        >>> import engine
+        >>> engine.new_game(players=2, seed=1).measures(0)
+        (0, 0, 0, 0, 0)
+        """
+        return measures(self, self.players[player])
+
+    def available_slots(self, player: int) -> tuple[int, ...]:
+        """The action slots ``player`` may fill: the 3 base slots, plus the 4th and 5th
+        once the diamond and bookkeeping tracks unlock them."""
+        return available_slots(self, self.players[player])
+
+    def card_price(self, space: int) -> int:
+        """Price of the card in display ``space``: crate value + the space's modifier,
+        never below 0."""
+        return card_price(self, space)
+
+    def share_count(self, player: int, company: int) -> int:
+        """Shares ``player`` holds in ``company``: the last share icon reached on its
+        track plus the share icons on the player's cards."""
+        return share_count(self, player, company)
 
 
 class Decision:
@@ -289,16 +414,17 @@ class Decision:
     * ``expansion``: ``company``, ``points`` (expansion points left), ``entered`` and
       ``ousted`` (regions entered and the companies whose posts were ousted so far);
     * ``oust-return``: ``company``, whose ousted post goes back to its base;
-    * ``bookkeeper-flip`` / ``ink-jar``: ``slot`` of the bookkeeper being used, and for
-      the ink jar ``moved``, the spaces moved so far;
+    * ``bookkeeper-flip`` / ``ink-jar``: ``card``, the bookkeeper card (or tile) being
+      used, and for the ink jar ``moved``, the spaces moved so far;
     * ``remove-post``: ``ousted``, the companies whose ousted posts still go home
       after the removal;
     * ``bookkeeping-points``: ``points`` left to spend and ``space``, the book-display
       space taken from last this turn (-1: none; a further book comes from a space
       right of it);
     * ``place-book``: ``books`` acquired this turn and still to place;
-    * ``chance``: ``event`` (``deal-track``, ``draw-card``, ``draw-book``,
-      ``deal-tile``) and ``target`` (the company, display space, book space or seat).
+    * ``chance``: ``event``, the kind of the chance step due (``deal-track``,
+      ``deal-card``, ``deal-book``, ``deal-tile``), and ``target``, the company, display
+      space, book space or seat it is dealt to.
 
     >>> Decision("expansion", 0, company=2, points=3, entered=(), ousted=())
     Decision('expansion', player=0, company=2, points=3, entered=(), ousted=())
@@ -306,14 +432,15 @@ class Decision:
     True
     """
 
-    __slots__ = ("kind", "player", "company", "points", "units", "slot", "moved",
+    __slots__ = ("kind", "player", "company", "points", "units", "slot", "card", "moved",
                  "entered", "ousted", "space", "books", "event", "target")
-    _ARGS = ("company", "points", "units", "slot", "moved", "entered", "ousted", "space",
+    _ARGS = ("company", "points", "units", "slot", "card", "moved", "entered", "ousted", "space",
              "books", "event", "target")
 
     def __init__(self, kind: str, player: int, *, company: int | None = None,
                  points: int | None = None, units: int | None = None,
-                 slot: int | None = None, moved: int | None = None,
+                 slot: int | None = None, card: int | None = None,
+                 moved: int | None = None,
                  entered: tuple[int, ...] | None = None,
                  ousted: tuple[int, ...] | None = None, space: int | None = None,
                  books: tuple[int, ...] | None = None, event: str | None = None,
@@ -324,6 +451,7 @@ class Decision:
         self.points = points
         self.units = units
         self.slot = slot
+        self.card = card
         self.moved = moved
         self.entered = entered
         self.ousted = ousted

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from engine.catalogue import Catalogue, default_catalogue
-from engine.state import bits
+from engine.primitives import bits
 
 # kind -> argument (name, type) pairs. Types: company, track, card, cards, dspace, bspace,
 # book, player, tile, slot, deck, region, column, bkspace, bonus, line.
@@ -69,8 +69,43 @@ KINDS: dict[str, tuple[tuple[str, str], ...]] = {
     "place": (("book", "book"), ("space", "bkspace")),
 }
 
-CHANCE_KINDS = frozenset({"deal-track", "deal-card", "deal-book", "deal-tile"})
-
+# kind -> what the step does, for people (docs/notation.md and the web page).
+DESCRIPTIONS: dict[str, str] = {
+    "deal-track": "chance: the track placed at a company's edge (variable setup)",
+    "deal-card": "chance: an action card drawn into a display space",
+    "deal-book": "chance: a book drawn into a book-display space",
+    "deal-tile": "chance: a starting tile dealt to a player (variable setup)",
+    "tile": "choose the starting tile to keep (hidden until all reveal)",
+    "rest": "the starting tile's three cards into resting slots 2, 3, 4",
+    "plan": "a card into an action slot (slots left to right; hidden until the reveal)",
+    "ready": "planning done",
+    "goods": "use goods cards of one type (names joined by +)",
+    "expand": "use all expansion cards on a company",
+    "keeper": "use a bookkeeper card or tile",
+    "merchant": "use a diamond merchant card or tile",
+    "plus1": "lay the +1 goods tile on a face-up goods card (free, the turn goes on)",
+    "end": "end the action phase, taking resting deck N into the hand (- if all empty)",
+    "first": "bonus: first-player space",
+    "buy-card": "bonus: buy the card of a display space for pounds",
+    "remove-card": "bonus: remove a hand card from the game for pounds",
+    "majority": "bonus: a majority space, at the line with this minimum",
+    "reserve": "bonus: reserve a bonus tile",
+    "track-bonus": "bonus: a company-track bonus space",
+    "buy": "goods: take the card of this display space",
+    "nobuy": "goods: take no card",
+    "unit": "goods: one unit onto this company's track",
+    "enter": "expansion: enter a region with the foremost post of base column N",
+    "stop": "expansion: forfeit the remaining points",
+    "return": "an ousted post goes back to base column N",
+    "remove-post": "remove the foremost post of a company's base column from the game",
+    "flip": "bookkeeper: flip the book on bookkeeping space N (2 pounds)",
+    "noflip": "bookkeeper: flip nothing",
+    "ink": "bookkeeper: move the ink jar one book on",
+    "halt": "bookkeeper: stop the ink jar here",
+    "take": "bookkeeping points: take the book of a book-display space",
+    "pounds": "bookkeeping points: the rest as pounds",
+    "place": "put a taken book on bookkeeping space N",
+}
 
 class NotationError(ValueError):
     """A step or move text / JSON that does not parse."""

@@ -18,13 +18,9 @@ import math
 from dataclasses import dataclass
 from functools import cache
 
-from engine import State
-from engine.catalogue import Catalogue
-from engine.rules import Tables, tables
+from engine import ROUNDS, Catalogue, State, Tables, tables
 from search.features import track_icons
 from search.value_model import default_model
-
-ROUNDS = 7
 
 
 @dataclass(frozen=True, slots=True)

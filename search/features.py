@@ -20,10 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from engine import State
-from engine.catalogue import KIND_MERCHANT, KIND_SHARE, Catalogue
-from engine.rules import face_up, measures, tables
-from engine.state import PlayerState
+from engine import Catalogue, PlayerState, State, tables
 
 FEATURES: tuple[str, ...] = (
     "bias",
@@ -87,8 +84,8 @@ def _card_table(cat: Catalogue) -> tuple[tuple[int, int, int, int], ...]:
     or -1)."""
     t = tables(cat)
     return tuple(
-        (t.card_measure[c.index], t.card_value[c.index], int(c.kind == KIND_MERCHANT),
-         c.share if c.kind == KIND_SHARE else -1)
+        (t.card_measure[c.index], t.card_value[c.index], int(c.kind == "merchant"),
+         c.share if c.kind == "share" else -1)
         for c in cat.cards
     )
 
@@ -214,7 +211,7 @@ def ink_walk(s: State, p: PlayerState) -> tuple[int, int]:
     """
     if s.phase not in (1, 2) or p.ended:
         return 0, 0
-    have = measures(s, p)
+    have = p.measures(s.cat)
     if have[4] <= 0:  # no bookkeeper face up
         return 0, 0
     k = ink_reach(s.cat, p, have)
@@ -227,7 +224,7 @@ def player_features(s: State) -> list[list[float]]:
     cat = s.cat
     frac = _track_fraction(cat)
     ncomp = len(cat.companies)
-    room = [sum(code & 7 for code in cols) for cols in s.bases]
+    room = [sum(s.posts(c)) for c in range(len(s.bases))]
     values = s.values
     tracks = s.tracks
     in_round = s.phase in (1, 2)
@@ -244,10 +241,10 @@ def player_features(s: State) -> list[list[float]]:
             shares += n
             share_room += n * room[c]
             progress += prog * values[c]
-        now = measures(s, p) if in_round and not p.ended else (0, 0, 0, 0, 0)
+        now = p.measures(s.cat) if in_round and not p.ended else (0, 0, 0, 0, 0)
         merchant_now = 0
         if in_round and not p.ended:
-            merchant_now = (face_up(p) & merchant_mask).bit_count()
+            merchant_now = (p.face_up() & merchant_mask).bit_count()
         out.append([
             1.0, part[10], part[11], part[12],
             share_money, shares, share_room, progress,

@@ -40,6 +40,7 @@ import pyspiel
 
 import engine
 from engine import (
+    STEP_KINDS,
     Observation,
     State,
     Step,
@@ -50,11 +51,9 @@ from engine import (
     observe,
     winners,
 )
-from engine.state import OVER
-from engine.steps import KINDS
 
 SHORT_NAME = "python_mombasa"
-KIND_NAMES: tuple[str, ...] = tuple(KINDS)
+KIND_NAMES: tuple[str, ...] = tuple(STEP_KINDS)
 KIND_INDEX: dict[str, int] = {k: i for i, k in enumerate(KIND_NAMES)}
 KIND_SHIFT = 21
 ARG_BITS = 7
@@ -278,14 +277,10 @@ class MombasaState(pyspiel.State):
             return steps[action]
         return action_to_step(self._core.state, action)
 
-    def to_action(self, step: Step) -> int:
-        """The action id of an engine step at this state (:func:`step_to_action`)."""
-        return step_to_action(self._core.state, step)
-
     def _fill(self) -> None:
         core = self._core
         s = core.state
-        if s.phase == OVER:
+        if s.is_over():
             core.actions, core.steps, core.outcomes = [], {}, []
             return
         if s.decision.kind == "chance":
@@ -311,7 +306,7 @@ class MombasaState(pyspiel.State):
     # -- the OpenSpiel API ---------------------------------------------------------------
     def current_player(self) -> int:
         s = self._core.state
-        if s.phase == OVER:
+        if s.is_over():
             return TERMINAL
         d = s.decision
         return CHANCE if d.kind == "chance" else d.player
@@ -337,11 +332,11 @@ class MombasaState(pyspiel.State):
         return step.text(self._core.state.cat)
 
     def is_terminal(self) -> bool:
-        return bool(self._core.state.phase == OVER)
+        return self._core.state.is_over()
 
     def returns(self) -> list[float]:
         s = self._core.state
-        if s.phase != OVER:
+        if not s.is_over():
             return [0.0] * s.n
         best = winners(s)
         share = 1.0 / len(best)

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import random
 
-from engine import State, Step
-from engine.rules import card_price, legal_steps, sample_chance, tables
+from engine import State, Step, legal_steps, sample_chance, tables
 from search.candidates import candidate_steps
 
 # Decisions the solvers answer (expansion routes, bookkeeping points, ink-jar moves).
@@ -53,7 +52,7 @@ def step_score(s: State, step: Step) -> float:
     if kind == "ready":
         return 0.3
     if kind == "buy":
-        return 1.0 + 0.4 * card_price(s, step.a)
+        return 1.0 + 0.4 * s.card_price(step.a)
     if kind == "nobuy":
         return 0.4
     if kind == "unit":

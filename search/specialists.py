@@ -29,8 +29,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine import Observation, State, Step
-from engine.rules import available_slots, face_up, legal_steps, tables
+from engine import Observation, State, Step, legal_steps, tables
 from search.bots import GreedyBot
 from search.features import INDEX, ink_reach, ink_walk, player_features
 
@@ -72,7 +71,7 @@ class SpecialistBot(GreedyBot):
             books, value = ink_walk(state, state.players[me])
             bonus += _WALK_BOOK * books + _WALK_VALUE * value
         if self.route == "diamonds" and state.phase in (1, 2):
-            up = face_up(state.players[me]) & tables(state.cat).merchant_mask
+            up = state.players[me].face_up() & tables(state.cat).merchant_mask
             bonus += _FACE_UP_MERCHANT * up.bit_count()
         return self.strength * bonus
 
@@ -97,14 +96,14 @@ class SpecialistBot(GreedyBot):
             self._planned = list(core)
         if d.kind == "plan" and self._planned:
             last = -1 if d.slot is None else d.slot
-            slots = [k for k in available_slots(state, p) if k > last]
+            slots = [k for k in p.available_slots(state.cat) if k > last]
             while self._planned and not (p.hand >> self._planned[0]) & 1:
                 self._planned.pop(0)
             if self._planned and slots:
                 return Step("plan", self._planned.pop(0), slots[0])
             return None
         if d.kind == "action":
-            up = face_up(p)
+            up = p.face_up()
             if self.route == "bookkeeper" and ink_walk(state, p)[0] > 0:
                 keepers = up & t.keeper_mask
                 if keepers:
@@ -118,7 +117,7 @@ class SpecialistBot(GreedyBot):
         p = state.players[me]
         t = tables(state.cat)
         cards = [c for c in range(len(state.cat.cards)) if (p.hand >> c) & 1]
-        free = len(available_slots(state, p))
+        free = len(p.available_slots(state.cat))
         if self.route == "diamonds":
             return tuple(c for c in cards if (t.merchant_mask >> c) & 1)[:free]
         if self.route != "bookkeeper":

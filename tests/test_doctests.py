@@ -23,3 +23,12 @@ def test_docstring_examples(name: str) -> None:
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0, f"{name}: {result.failed} docstring example(s) failed"
+
+
+def test_engine_api_page_examples() -> None:
+    """docs/engine.md's example session runs as written."""
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "engine.md"
+    result = doctest.testfile(str(page), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

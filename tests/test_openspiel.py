@@ -206,17 +206,16 @@ def test_three_player_arena_game() -> None:
     assert len(rec.totals) == 3 and rec.winners and min(rec.decisions) > 10
 
 
-def test_time_budget() -> None:
-    """The first search is a short probe; later ones are sized to the time share (60%
-    of the decision's time for the first searched step of a move)."""
+def test_time_budget_searches_again_at_the_next_step() -> None:
+    """After the short probe, the next step is searched too (its simulations add up);
+    how long it searches is checked by ``benchmarks/test_openspiel_speed.py``."""
     bot = make_bot("openspiel-mcts:time=0.2", seed=1)
     obs = engine.observe(_ready(), 0)
     bot.choose(obs, Budget(time=0.05))
     before = bot.search_seconds  # type: ignore[attr-defined]
     sims = bot.simulations  # type: ignore[attr-defined]
-    bot.choose(obs)  # the rest step: one searched step, 0.12 s
-    spent = bot.search_seconds - before  # type: ignore[attr-defined]
-    assert 0.06 < spent < 0.3
+    bot.choose(obs)  # the rest step: one searched step
+    assert bot.search_seconds > before  # type: ignore[attr-defined]
     assert bot.simulations > sims + 2  # type: ignore[attr-defined]
 
 

@@ -30,10 +30,9 @@ from engine.rules import (
     apply_unchecked,
     decision,
     legal_steps,
-    share_count,
 )
 from engine.scoring import score, winners
-from engine.state import OVER, State
+from engine.state import OVER, State, share_count
 from engine.steps import Step
 
 Policy = Callable[[State, random.Random], Step]

@@ -53,9 +53,17 @@ def test_search_ignores_other_players_unrevealed_plans() -> None:
     for st in plan_b:
         s2 = s2.apply(st)
     assert s1.decision.player == 1 and s2.decision.player == 1
-    assert s1 != s2
+    assert s1.players[0].slots[1] == cards[0] and s2.players[0].slots[1] == cards[3]
     o1, o2 = engine.observe(s1, 1), engine.observe(s2, 1)
-    assert o1 == o2  # which slots hold a face-down card is public, which card is not
+    # What P2 is given: the slot is taken, the card in it is HIDDEN, and neither planned
+    # card is missing from P1's hand in P2's view (so the plan cannot be read off it).
+    for o in (o1, o2):
+        assert o.state.players[0].slots[1] == engine.HIDDEN
+        assert cards[0] not in o.state.players[0].slots
+        assert cards[3] not in o.state.players[0].slots
+    assert o1 == o2
+    # The comparison can tell plans apart: P1's own views of the two plans differ.
+    assert engine.observe(s1, 0) != engine.observe(s2, 0)
     r1 = MCTS(SearchConfig(iterations=80, seed=3)).search(o1)
     r2 = MCTS(SearchConfig(iterations=80, seed=3)).search(o2)
     assert _lines(r1) == _lines(r2)
@@ -67,8 +75,13 @@ def test_search_ignores_the_true_rng() -> None:
     t = s.clone()
     t.rng = s.rng ^ 0xDEADBEEF
     me = s.decision.player
-    r1 = MCTS(SearchConfig(iterations=60, seed=5)).search(engine.observe(s, me))
-    r2 = MCTS(SearchConfig(iterations=60, seed=5)).search(engine.observe(t, me))
+    # The two games deal differently from here on...
+    assert s.rng != t.rng
+    # ...but the generator's state is not in what the searcher is given.
+    o1, o2 = engine.observe(s, me), engine.observe(t, me)
+    assert o1.state.rng == o2.state.rng == 0 and o1 == o2
+    r1 = MCTS(SearchConfig(iterations=60, seed=5)).search(o1)
+    r2 = MCTS(SearchConfig(iterations=60, seed=5)).search(o2)
     assert _lines(r1) == _lines(r2)
 
 
@@ -125,17 +138,22 @@ def test_anytime_callback_stops_and_reports() -> None:
 
 
 def test_tree_reuse_keeps_the_subtree() -> None:
-    s = mid_game(2, 6, 2)
-    result = MCTS(SearchConfig(iterations=100, seed=2)).search(
-        engine.observe(s, s.decision.player))
+    """After the searcher's step, its next decision (here: the next card of its plan)
+    starts from the kept subtree, whose visits it adds to."""
+    s = _planning_state(2, 11)
+    me = s.decision.player
+    result = MCTS(SearchConfig(iterations=100, seed=2)).search(engine.observe(s, me))
     best = result.best
+    assert best.kind == "plan"
     node = subtree(result.root, [best])
     assert node is not None and node.n == result.lines[0].visits
-    again = MCTS(SearchConfig(iterations=10, seed=2))
     nxt = apply_unchecked(s, best)
-    if nxt.decision.player == s.decision.player:
-        r2 = again.search(engine.observe(nxt, s.decision.player), root=node)
-        assert sum(ln.visits for ln in r2.lines) >= node.n
+    assert nxt.decision.kind == "plan" and nxt.decision.player == me  # the branch is taken
+    before = node.n
+    r2 = MCTS(SearchConfig(iterations=10, seed=2)).search(engine.observe(nxt, me), root=node)
+    assert r2.root is node
+    assert r2.root.n >= before + 10
+    assert sum(ln.visits for ln in r2.lines) >= before
 
 
 def test_reused_subtree_gets_a_first_look_at_the_candidates_it_never_tried() -> None:
@@ -214,9 +232,15 @@ def test_determinization_never_uses_the_true_plan() -> None:
     s = s.apply(engine.Step("plan", sorted({st.a for st in s.legal_steps()
                                              if st.kind == "plan"})[0], 1))
     s = s.apply(engine.Step("ready"))
+    true_card = s.players[0].slots[1]
     obs = engine.observe(s, 1)
-    plans = {engine.determinize(obs, random.Random(k)).players[0].slots for k in range(30)}
-    assert len(plans) > 1
+    worlds = [engine.determinize(obs, random.Random(k)) for k in range(30)]
+    cards = [w.players[0].slots[1] for w in worlds]
+    # Every world has a card in the planned slot, drawn from what P1 could have planned,
+    # and the worlds disagree on which: the true card is one guess among several.
+    assert all(c >= 0 for c in cards)
+    assert len(set(cards)) > 2
+    assert cards.count(true_card) < len(cards) / 2
 
 
 def test_best_plan_is_the_whole_plan_behind_the_first_candidate() -> None:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import engine
 from engine import (
     StateFormatError,
     observation_from_json,
@@ -85,7 +88,34 @@ def test_state_json_is_plain_json() -> None:
     s = state_at(3, 9, True, 150, True)
     js = state_to_json(s)
     assert json.loads(json.dumps(js)) == js
-    assert js["schema"] == "mombasa-state/1" and js["players"] == 3
+    assert js["schema"] == "mombasa-state/2" and js["players"] == 3
+    assert "todo" not in js  # the interpreter's queue is not part of the format
+
+
+def test_pending_work_is_written_in_game_terms() -> None:
+    """Version 2: the first entry is the decision due, its arguments by name."""
+    s = engine.new_game(players=4, seed=5)
+    rng = random.Random(5)
+    while s.decision.kind != "expansion":
+        s = engine.apply_unchecked(s, engine.random_step(s, rng))
+    first = state_to_json(s)["pending"][0]
+    d = s.decision
+    assert first == {"decision": "expansion", "player": d.player + 1,
+                     "company": s.cat.companies[d.company].id, "points": d.points,
+                     "entered": [s.cat.regions[r].id for r in d.entered],
+                     "ousted": [s.cat.companies[c].id for c in d.ousted]}
+
+
+def test_version_1_files_still_load() -> None:
+    """Files saved before version 2 (with the interpreter's "todo" list) load to the same
+    position as their version-2 form (three positions recorded when version 1 was
+    current: an action, an ink-jar and an expansion decision)."""
+    pairs = json.loads((Path(__file__).parent / "data" / "states_v1_v2.json").read_text())
+    for pair in pairs:
+        assert pair["v1"]["schema"] == "mombasa-state/1" and "todo" in pair["v1"]
+        old, new = state_from_json(pair["v1"]), state_from_json(pair["v2"])
+        assert old == new
+        assert state_to_json(old) == pair["v2"]
 
 
 # -- malformed input ------------------------------------------------------------------
@@ -134,9 +164,10 @@ P1 = ("player_states", 0)
 MALFORMED: list[tuple[str, Mutation, str]] = [
     ("not-an-object", lambda js: [js], "state"),
     ("wrong-schema", _set(("schema",), "mombasa-state/0"), "schema"),
+    ("version-1-without-todo", _set(("schema",), "mombasa-state/1"), "todo"),
     ("no-schema", _delete(("schema",)), "schema"),
     ("missing-round", _delete(("round",)), "round"),
-    ("missing-todo", _delete(("todo",)), "todo"),
+    ("missing-pending", _delete(("pending",)), "pending"),
     ("missing-cash", _delete((*P1, "cash")), "player_states[0].cash"),
     ("cash-string", _set((*P1, "cash"), "12"), "player_states[0].cash"),
     ("cash-float", _set((*P1, "cash"), 1.5), "player_states[0].cash"),
@@ -166,9 +197,26 @@ MALFORMED: list[tuple[str, Mutation, str]] = [
     ("unknown-track", _set(("tracks", "MOM"), "Z9"), "tracks.MOM"),
     ("bonus-seat-9", _set(("bonus", "first"), 9), "bonus.first"),
     ("round-coins-short", _set(("round_coins",), []), "round_coins"),
-    ("todo-not-a-list", _set(("todo",), "act"), "todo"),
-    ("todo-unknown-op", _set(("todo", 0), ["dance", 1]), "todo[0]"),
-    ("todo-bad-arity", _set(("todo", 0), ["act", 1, 2, 3]), "todo[0]"),
+    ("pending-not-a-list", _set(("pending",), "act"), "pending"),
+    ("pending-entry-a-list", _set(("pending", 0), ["act", 1]), "pending[0]"),
+    ("pending-unknown-decision", _set(("pending", 0), {"decision": "dance", "player": 1}),
+     "pending[0].decision"),
+    ("pending-two-keys", _set(("pending", 0), {"decision": "action", "then": "reveal",
+                                                "player": 1}), "pending[0]"),
+    ("pending-no-player", _set(("pending", 0), {"decision": "action"}),
+     "pending[0].player"),
+    ("pending-player-9", _set(("pending", 0), {"decision": "action", "player": 9}),
+     "pending[0].player"),
+    ("pending-extra-field", _set(("pending", 0), {"decision": "action", "player": 1,
+                                                   "points": 3}), "pending[0].points"),
+    ("pending-unknown-company", _set(("pending", 0), {
+        "decision": "expansion", "player": 1, "company": "XXX", "points": 2,
+        "entered": [], "ousted": []}), "pending[0].company"),
+    ("pending-unknown-region", _set(("pending", 0), {
+        "decision": "expansion", "player": 1, "company": "MOM", "points": 2,
+        "entered": ["NOWHERE"], "ousted": []}), "pending[0].entered"),
+    ("pending-first-not-a-decision", _set(("pending", 0), {"then": "new-round"}),
+     "pending[0]"),
     ("rng-not-a-number", _set(("rng",), "abc"), "rng"),
     # -- these are accepted or crash with another exception (see the report) --
     ("resting-deck-not-a-list", _set((*P1, "resting", 0), 5), "player_states[0].resting"),

@@ -401,12 +401,10 @@ def test_expansion_cache_hits_are_cheap() -> None:
     company = s.todo[0][2]
     first = best_expansions(s, company, k=2)
     hits = exp_mod.cache_info()["hits"]
-    start = time.perf_counter()
     for _ in range(200):
         again = best_expansions(s, company, k=2)
-    per_call = (time.perf_counter() - start) / 200
     assert again == first and exp_mod.cache_info()["hits"] == hits + 200
-    assert per_call < 1e-3  # the benchmark asserts the real target (50 us)
+    # how fast a hit is: benchmarks/test_solver_speed.py (target 50 us)
     # A different valuation is a different entry.
     other = best_expansions(s, company, k=2, valuation=Valuation(pound=3.0))
     assert exp_mod.cache_info()["hits"] == hits + 200
@@ -414,7 +412,7 @@ def test_expansion_cache_hits_are_cheap() -> None:
 
 
 def test_default_valuation_follows_the_documented_formula() -> None:
-    from engine.rules import share_count
+    from engine.state import share_count
 
     s = expansion_positions(60, 1000, 4)[5]
     player = s.decision.player

@@ -4,6 +4,7 @@ shipped model's accuracy against the hand formula on games it was not fitted on.
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +20,7 @@ from search.mcts import MCTS, SearchConfig
 from search.selfplay import generate, play_recorded
 from search.training import predict_rows, train
 from search.value_model import ValueModel, ValueModelError, default_model, fit, ridge_fit
+from tests.random_games import game_states
 
 
 def test_features_read_the_players_resources() -> None:
@@ -36,19 +38,44 @@ def test_features_read_the_players_resources() -> None:
 
 
 def test_unused_units_count_only_while_the_round_is_played() -> None:
-    """Cards face up in the action area are worth something only until the player ends
-    the action phase (rules: cards are used once per round)."""
-    s = mid_game(2, 3, 2)
+    """Face-up cards in the action area count (the ``now_*`` features) while their
+    player still acts; once the player ends, the rules move the cards up to the resting
+    decks ("clean up your action area"), and the features read 0."""
     now = [INDEX[f"now_{m}"] for m in ("coffee", "bananas", "cotton", "helmets",
                                         "bookkeeping")]
-    for p, row in zip(s.players, player_features(s), strict=True):
-        if p.ended:
-            assert all(row[i] == 0 for i in now)
+    ended = playing_with_cards = 0
+    states = (s for seed in range(3) for s in game_states(2, seed, variable=False))
+    for s in states:
+        if s.phase_name != "actions":
+            continue
+        for i, (p, row) in enumerate(zip(s.players, player_features(s), strict=True)):
+            if p.ended:
+                ended += 1
+                assert p.area_cards() == 0 and all(row[k] == 0 for k in now)
+            elif any(s.measures(i)):
+                playing_with_cards += 1
+                assert [row[k] for k in now] == list(s.measures(i))
+    assert ended > 0 and playing_with_cards > 0  # both cases were seen
 
 
 def test_recorded_targets_are_the_final_money_of_each_row_player() -> None:
-    data = play_recorded(["policy", "random"], seed=5)
-    assert len({float(t) for t in data.targets}) == 2  # two players, two totals
+    """Every row's target is its player's final money as scored: the same game is
+    replayed here (same bots, seeds and explorer draws) to its end."""
+    specs, seed = ["policy", "random"], 5
+    data = play_recorded(specs, seed=seed)
+    bots = [make_bot(spec, seed=seed * 7 + i) for i, spec in enumerate(specs)]
+    explorer, rng = make_bot("policy", seed=seed), random.Random(seed)
+    s = engine.new_game(players=2, seed=seed)
+    while not s.is_over():
+        d = s.decision
+        if d.kind == "chance":
+            s = s.apply(s.sample_chance())
+            continue
+        bot = explorer if rng.random() < 0.1 else bots[d.player]
+        s = engine.apply_move(s, bot.choose(engine.observe(s, d.player)))
+    totals = [sc.total for sc in engine.score(s)]
+    # one row per player at every decision, in seat order
+    assert data.targets.tolist() == [totals[k % 2] for k in range(len(data.targets))]
     assert data.features.shape == (len(data.targets), len(FEATURES))
     assert np.all(data.buckets[:, 0] == 2)
     assert np.all(np.diff(data.buckets[:, 1]) >= 0)  # rounds recorded in order

@@ -19,7 +19,6 @@ browser download.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -180,7 +179,6 @@ def _artifacts() -> None:
 
 def test_play_a_game_against_the_ai(service: str, browser: Any) -> None:
     _artifacts()
-    started = time.monotonic()
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     console = Console(page)
     gid = _create_game(page, service)
@@ -234,7 +232,6 @@ def test_play_a_game_against_the_ai(service: str, browser: Any) -> None:
     assert len(expected) == 1, console.errors  # the illegal click's 409, and only that
     assert [e for e in console.errors if CONFLICT_LOG not in e] == []
     page.close()
-    assert time.monotonic() - started < 90
 
 
 def test_page_and_assets_are_served(service: str) -> None:

@@ -28,10 +28,7 @@ from typing import Any, Literal
 
 from ortools.sat.python import cp_model
 
-from engine.catalogue import Catalogue, Reward
-from engine.rules import ROUNDS, area_cards, available_slots, measures, tables
-from engine.state import State
-from engine.steps import Step
+from engine import ROUNDS, Catalogue, Reward, State, Step, tables
 from search.features import ink_reach
 from search.solvers.common import (
     SCALE,
@@ -83,7 +80,7 @@ class TrackValuation:
 
 def _owned_cards(s: State, player: int) -> int:
     p = s.players[player]
-    owned = p.hand | area_cards(p) | p.tiles
+    owned = p.hand | p.area_cards() | p.tiles
     for deck in p.resting:
         for c in deck:
             owned |= 1 << c
@@ -118,7 +115,7 @@ def default_track_valuation(s: State, player: int | None = None) -> TrackValuati
     return TrackValuation(
         pound=1.0, step=tuple(step), decay=DECAY, reward_share=REWARD_SHARE,
         cards=tuple(tuple(sorted(v, reverse=True)) for v in values),
-        slots=len(available_slots(s, p)), rewards=default_valuation(s, player))
+        slots=len(p.available_slots(s.cat)), rewards=default_valuation(s, player))
 
 
 def meetable(needs: tuple[tuple[int, int], ...], tv: TrackValuation) -> bool:
@@ -646,7 +643,7 @@ def best_bookkeeping(state: State, points: int | None = None, k: int = 1,
     ``"cpsat"`` (the reference model); both give the same values. Results are cached.
 
     >>> import engine, random
-    >>> from engine.rules import apply_unchecked, random_step
+    >>> from engine import apply_unchecked, random_step
     >>> s, rng = engine.new_game(players=3, seed=5), random.Random(5)
     >>> while s.decision.kind != "bookkeeping-points":
     ...     s = apply_unchecked(s, random_step(s, rng))
@@ -713,7 +710,7 @@ def best_ink_move(state: State, valuation: TrackValuation | None = None) -> InkP
     reward collected there + track value from there.
 
     >>> import engine, random
-    >>> from engine.rules import apply_unchecked, random_step
+    >>> from engine import apply_unchecked, random_step
     >>> s, rng = engine.new_game(players=2, seed=8), random.Random(8)
     >>> while s.decision.kind != "ink-jar":
     ...     s = apply_unchecked(s, random_step(s, rng))
@@ -731,7 +728,7 @@ def best_ink_move(state: State, valuation: TrackValuation | None = None) -> InkP
     cat = state.cat
     p = state.players[player]
     tv = valuation if valuation is not None else default_track_valuation(state, player)
-    reach = ink_reach(cat, p, measures(state, p))
+    reach = ink_reach(cat, p, p.measures(state.cat))
     w_now = _weights(tv, cat, p.ink)
     best: tuple[int, int] | None = None
     for j in range(p.ink, reach + 1):

@@ -23,9 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Generic, TypeVar
 
-from engine.catalogue import Catalogue, Track
-from engine.rules import ROUNDS, share_count, tables
-from engine.state import PlayerState, State
+from engine import ROUNDS, Catalogue, PlayerState, State, Tables, Track, tables
 
 SCALE = 1000  # milli-units per pound: every value is an integer multiple of 0.001
 
@@ -154,14 +152,14 @@ def default_valuation(s: State, player: int | None = None) -> Valuation:
     cat = s.cat
     p = s.players[player]
     g = growth_factor(s)
-    share = tuple(_round3(share_count(s, player, c) * g) for c in range(4))
+    share = tuple(_round3(s.share_count(player, c) * g) for c in range(4))
     track = tuple(_round3(track_weight(s, player, c)) for c in range(4))
     book = 2.0 if p.ink >= len(cat.bookkeeping_values) - 1 else BOOKKEEPING_POINT
     colval = tables(cat).column_value
     best_removal = 0.0
     for c in range(4):
         for code in s.bases[c]:
-            if code & 7:
+            if posts_in(code):
                 best_removal = max(best_removal, share[c] * (colval[after_take(code)]
                                                              - colval[code]))
     return Valuation(pound=1.0, diamond=_round3(diamond_weight(cat, p.diamond)), track=track,
@@ -172,24 +170,15 @@ def default_valuation(s: State, player: int | None = None) -> Valuation:
 # Base columns
 # --------------------------------------------------------------------------------------
 
-DEAD = 8
-
-
-def after_take(code: int) -> int:
-    """Column code after its foremost post leaves (the engine's ``_take_post``)."""
-    k = (code & 7) - 1
-    return k | DEAD if k == 0 or code & DEAD else k
-
-
-def after_return(code: int) -> int:
-    """Column code after an ousted post comes back (the engine's ``_ap_return``)."""
-    return ((code & 7) + 1) | (code & DEAD)
+# A column's code is the engine's (Tables.posts_in / after_take / after_return / room).
+after_take = Tables.after_take
+after_return = Tables.after_return
+posts_in = Tables.posts_in
 
 
 def room(cat: Catalogue, code: int) -> int:
     """How many returning posts a column can still take."""
-    cap = cat.base_spaces - 1 if code & DEAD else cat.base_spaces
-    return max(0, cap - (code & 7))
+    return tables(cat).room(code)
 
 
 def column_gain_table(cat: Catalogue, code: int, *, take: bool) -> list[int]:
@@ -198,7 +187,7 @@ def column_gain_table(cat: Catalogue, code: int, *, take: bool) -> list[int]:
     colval = tables(cat).column_value
     out = [0]
     c = code
-    limit = code & 7 if take else room(cat, code)
+    limit = posts_in(code) if take else room(cat, code)
     for _ in range(limit):
         c = after_take(c) if take else after_return(c)
         out.append(colval[c] - colval[code])

@@ -39,10 +39,7 @@ from typing import Any, Literal
 import numpy as np
 from ortools.sat.python import cp_model
 
-from engine.catalogue import Catalogue
-from engine.rules import face_up, measures, tables
-from engine.state import State
-from engine.steps import Step
+from engine import Catalogue, State, Step, tables
 from search.solvers.common import SCALE as _SCALE
 from search.solvers.common import (
     LRUCache,
@@ -56,6 +53,7 @@ from search.solvers.common import (
     column_gain_table,
     company_index,
     default_valuation,
+    posts_in,
     room,
     simulate_rewards,
 )
@@ -293,7 +291,7 @@ class _Problem:
         self.company = company
         self.points = points
         self.action = action
-        self.exact = not action or points == measures(s, s.players[player])[3]
+        self.exact = not action or points == s.measures(player)[3]
         w = self.w = valuation.scaled()
         if action:
             self.prev_entered: tuple[int, ...] = ()
@@ -319,7 +317,7 @@ class _Problem:
         self.root2 = root2 & ~owned & ~root1
         self.occ = [1 if o >= 0 and o != company else 0 for o in owners]
         self.base = s.bases[company]
-        self.posts = sum(code & 7 for code in self.base)
+        self.posts = sum(posts_in(code) for code in self.base)
 
         # Regions within reach: cheapest path from the launching points <= points.
         dist = [99] * n_regions
@@ -805,7 +803,7 @@ def choose_removal(cat: Catalogue, bases: Sequence[Sequence[int]], share: Sequen
             if only_free and c in excluded:
                 continue
             for k, code in enumerate(cols):
-                if code & 7:
+                if posts_in(code):
                     gain = share[c] * (colval[after_take(code)] - colval[code])
                     if best is None or gain > best[0]:
                         best = (gain, c, k)
@@ -866,7 +864,7 @@ def _assemble(pr: _Problem, regions_set: Sequence[int], combo: Combo, value: int
     owned = pr.owned | sum(1 << r for r in order)
     if not order and not pr.action:
         steps.append(Step("stop"))  # the decision is pending: stop is always legal
-    elif remaining > 0 and any(code & 7 for code in base):
+    elif remaining > 0 and any(posts_in(code) for code in base):
         enterable = False
         free = ~owned & ((1 << len(occ)) - 1)
         for r in _bits((l1 | l2) & free):
@@ -955,11 +953,11 @@ def _resolve(s: State, company: int | str, points: int | None
         return player, c, d.points, False
     if d.kind == "action":
         p = s.players[player]
-        if not face_up(p) & tables(s.cat).expansion_mask:
+        if not p.face_up() & tables(s.cat).expansion_mask:
             raise SolverError(f"P{player + 1} has no face-up expansion card to expand with")
         if not any(s.posts(c)):
             raise SolverError(f"{ids[c]} has no trading post left in its base")
-        return player, c, measures(s, p)[3] if points is None else points, True
+        return player, c, p.measures(s.cat)[3] if points is None else points, True
     raise SolverError(f"the state is at a {d.kind!r} decision; expansion routes are solved at "
                       "an 'expansion' decision or (hypothetically) at an 'action' decision")
 

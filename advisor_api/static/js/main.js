@@ -836,7 +836,7 @@ function renderEmpty() {
     book_display: Object.fromEntries(cat.book_display.spaces.map((x) => [x.name, null])),
     book_coins: Object.fromEntries(cat.book_display.spaces.map((x) => [x.name, 0])),
     round_coins: cat.round_coins["2"] || [], bonus: Object.fromEntries(cat.bonus_spaces.map((b) => [b.id, null])),
-    tracks: cat.first_game_tracks, player_states: [], todo: [],
+    tracks: cat.first_game_tracks, player_states: [], pending: [],
   };
   const ctx = { cat, st, view: { score: [], seats: [] }, legal: [], targetMap: new Map(), costs: {} };
   renderBoard($("#board"), ctx);

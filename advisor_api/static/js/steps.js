@@ -129,11 +129,11 @@ export function describe(cat, st, text) {
   }
 }
 
-/** The company of the current expansion / ousting (from the pending work item). */
+/** The company of the current expansion / ousting (the decision due, state format 2). */
 export function workCompany(cat, st) {
-  const item = st.todo && st.todo[0];
-  if (!item) return null;
-  if (item[0] === "enter" || item[0] === "oust") return cat.companies[item[2]]?.id ?? null;
+  const due = st.pending && st.pending[0];
+  if (!due) return null;
+  if (due.decision === "expansion" || due.decision === "oust-return") return due.company ?? null;
   return null;
 }
 
