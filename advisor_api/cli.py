@@ -295,7 +295,7 @@ def play(
     = 1.0,
 ) -> None:
     """Play a game in the terminal against the AI (input can be piped)."""
-    from search.bots import make_bot
+    from search.bot_specs import make_bot
 
     if seat > players:
         raise typer.BadParameter(f"seat {seat} in a {players}-player game",
@@ -501,7 +501,7 @@ def train_value(
         raise typer.BadParameter(f"player counts must be 2-4, got {players!r}",
                                  param_hint="--players")
     try:
-        from search.bots import make_bot
+        from search.bot_specs import make_bot
 
         make_bot(bot)
     except ValueError as exc:
@@ -572,7 +572,7 @@ def arena(
 
     specs = split_players(players)
     try:
-        from search.bots import make_bot
+        from search.bot_specs import make_bot
 
         for spec in specs:
             make_bot(spec)

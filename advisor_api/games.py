@@ -32,7 +32,8 @@ from advisor_api.pool import WorkerPool
 from advisor_api.settings import Settings
 from advisor_api.store import Row, Store
 from engine import IllegalStep, Move, NotationError, State, Step
-from search.bots import RandomBot, make_bot, parse_spec
+from search.bot_specs import make_bot, parse_spec
+from search.bots import RandomBot
 
 log = logging.getLogger("advisor_api.games")
 

@@ -1,10 +1,10 @@
-"""Adapter to the exact solvers of :mod:`search.solvers` (optional).
+"""Adapter to the exact solvers of :mod:`search.solvers`.
 
 For an expansion or bookkeeping decision the analysis adds to each concerned line a
 ``solver`` field: the exact solver's route (expansion: regions, base columns, returns,
 rewards) or purchase (bookkeeping: books, pounds, placements), and whether the line's
-move agrees with it. The solvers are used when importable; without them (or when one
-fails on a position) the field is left out.
+move agrees with it. Where a solver does not cover a position (it refuses with
+``SolverError``) the field is left out.
 
 >>> import engine
 >>> s = engine.new_game(players=2, seed=1)
@@ -19,6 +19,7 @@ import logging
 from typing import Any
 
 from engine import State, Step, legal_steps
+from search.solvers import SolverError, best_bookkeeping, best_expansions, best_ink_move
 
 log = logging.getLogger("advisor_api.solvers")
 
@@ -26,14 +27,6 @@ log = logging.getLogger("advisor_api.solvers")
 EXPANSION_KINDS = frozenset({"expand", "enter", "stop", "remove-post", "return"})
 BOOKKEEPING_KINDS = frozenset({"take", "pounds", "place", "ink", "halt"})
 ANY = "*"  # key of a plan that holds for the whole decision
-
-
-def _module() -> Any | None:
-    try:
-        import search.solvers as sv
-    except Exception:  # not there yet, or broken: analyses go on without it
-        return None
-    return sv
 
 
 def _plain(value: Any) -> Any:
@@ -78,40 +71,38 @@ def solve_decision(state: State) -> dict[str, dict[str, Any]]:
     """Solver plans for the decision of ``state`` (the decider's observation is enough):
     ``{"expand CAI": {...}, ...}`` at an action decision, ``{"*": {...}}`` at an
     expansion, bookkeeping-points or ink-jar decision; ``{}`` when there is nothing to
-    solve (or no solver)."""
-    sv = _module()
-    if sv is None or state.is_over():
+    solve). A solver's refusal (:class:`SolverError`: a position it does not cover) is
+    logged and leaves that plan out; any other failure is a bug and raises."""
+    if state.is_over():
         return {}
     kind = state.decision.kind
     out: dict[str, dict[str, Any]] = {}
     try:
-        best_exp = getattr(sv, "best_expansions", None)
-        best_bk = getattr(sv, "best_bookkeeping", None)
-        best_ink = getattr(sv, "best_ink_move", None)
-        if kind == "action" and best_exp is not None:
+        if kind == "action":
             for st in legal_steps(state):
                 if st.kind == "expand":
-                    plans = best_exp(state, st.a, k=1)
+                    plans = best_expansions(state, st.a, k=1)
                     entry = _entry("expansion", plans[0], state) if plans else None
                     if entry is not None:
                         out[st.text(state.cat)] = entry
-        elif kind == "expansion" and best_exp is not None:
-            plans = best_exp(state, state.decision.company, k=1)
+        elif kind == "expansion":
+            company = state.decision.company
+            assert company is not None
+            plans = best_expansions(state, company, k=1)
             entry = _entry("expansion", plans[0], state) if plans else None
             if entry is not None:
                 out[ANY] = entry
-        elif kind == "ink-jar" and best_ink is not None:
-            entry = _entry("ink-jar", best_ink(state), state)
+        elif kind == "ink-jar":
+            entry = _entry("ink-jar", best_ink_move(state), state)
             if entry is not None:
                 out[ANY] = entry
-        elif kind == "bookkeeping-points" and best_bk is not None:
-            result = best_bk(state)
-            plan = result[0] if isinstance(result, list | tuple) and result else result
-            entry = _entry("bookkeeping", plan, state) if plan is not None else None
+        elif kind == "bookkeeping-points":
+            purchases = best_bookkeeping(state)
+            entry = _entry("bookkeeping", purchases[0], state) if purchases else None
             if entry is not None:
                 out[ANY] = entry
-    except Exception as exc:  # a solver failure never fails the analysis
-        log.warning("solver failed on a %s decision: %s: %s", kind, type(exc).__name__, exc)
+    except SolverError as exc:  # the solver does not cover this position
+        log.info("no solver plan at a %s decision: %s", kind, exc)
     return out
 
 

@@ -23,7 +23,7 @@ from typing import Any
 
 from advisor_api.solvers import solve_decision
 from engine import Move, observation_from_json
-from search.bots import make_bot
+from search.bot_specs import make_bot
 from search.mcts import MCTS, SearchConfig, SearchResult, principal_variation
 from search.parallel import RootStats
 

@@ -29,7 +29,8 @@ from dataclasses import replace
 import search.bots as bots_module
 import search.mcts as mcts_module
 from engine import Move, Observation, State, apply_move, new_game, observe, winners
-from search.bots import MCTSBot, make_bot
+from search.bot_specs import make_bot
+from search.bots import MCTSBot
 from search.mcts import MCTS, SearchConfig
 
 

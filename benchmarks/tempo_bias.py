@@ -17,7 +17,7 @@ import argparse
 import statistics
 
 from engine import apply_move, new_game, observe, score
-from search.bots import make_bot
+from search.bot_specs import make_bot
 from search.evaluator import money_estimate
 
 

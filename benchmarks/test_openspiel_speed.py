@@ -110,7 +110,8 @@ def test_openspiel_bot_spends_its_time_share(benchmark):  # type: ignore[no-unty
     time share (60% of a 0.2 s decision for the first searched step of a move): the
     rest step searches between 0.06 and 0.3 s (moved here from the unit tests: a
     wall-clock bound belongs to the benchmarks)."""
-    from search.bots import Budget, make_bot
+    from search.bot_specs import make_bot
+    from search.bots import Budget
 
     s = engine.new_game(players=2, seed=0)
     while s.decision.kind == "chance":

@@ -33,3 +33,7 @@ def bits(mask: int) -> Iterator[int]:
 def replace_at(t: tuple[Any, ...], i: int, value: Any) -> tuple[Any, ...]:
     """A copy of tuple ``t`` with entry ``i`` replaced."""
     return t[:i] + (value,) + t[i + 1 :]
+
+
+# A work item of the rules interpreter: (operation, player, *arguments).
+Item = tuple[Any, ...]

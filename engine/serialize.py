@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.catalogue import Catalogue, default_catalogue, load_catalogue
+from engine.invariants import check_invariants
 from engine.observation import Observation
 from engine.rules import OP_KINDS
 from engine.state import DEAD, HIDDEN, NOBODY, PHASE_NAMES, PlayerState, State, bits
@@ -444,8 +445,6 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
         raise StateFormatError(f"{queue}[0]: {_PENDING[s.todo[0][0]][1]!r} is not a "
                                "decision or chance event")
     if check:
-        from engine.invariants import check_invariants
-
         broken = check_invariants(s)
         if broken:
             raise StateFormatError(f"invariant: {broken[0]}")

@@ -17,6 +17,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine.catalogue import Catalogue
+from engine.decision import DECISION_KINDS, HIDDEN_KINDS, Decision  # noqa: F401 - re-exported
+from engine.player_board import (  # noqa: F401 - re-exported
+    area_cards,
+    available_slots,
+    card_price,
+    face_up,
+    measures,
+    player_measures,
+    player_slots,
+    share_count,
+)
 from engine.primitives import (  # noqa: F401 - re-exported for the rules modules
     ACTIONS,
     DEAD,
@@ -26,10 +37,12 @@ from engine.primitives import (  # noqa: F401 - re-exported for the rules module
     PHASE_NAMES,
     PLANNING,
     SETUP,
+    Item,
     bits,
     replace_at,
 )
-from engine.tables import tables
+from engine.rules import apply, decision, legal_steps, sample_chance
+from engine.steps import Step
 
 
 class PlayerState:
@@ -113,98 +126,13 @@ class PlayerState:
 
     def measures(self, cat: Catalogue) -> tuple[int, int, int, int, int]:
         """Face-up totals: coffee, bananas, cotton units, helmets, bookkeeping points."""
-        return _measures(cat, self)
+        return player_measures(cat, self)
 
     def available_slots(self, cat: Catalogue) -> tuple[int, ...]:
         """The action slots this player may fill (3, plus the 4th and 5th once unlocked)."""
-        return _available_slots(cat, self)
+        return player_slots(cat, self)
 
 
-# --------------------------------------------------------------------------------------
-# A player's board: queries the rules, the search and the service share (also as
-# State methods taking the player's seat).
-# --------------------------------------------------------------------------------------
-
-def available_slots(s: State, p: PlayerState) -> tuple[int, ...]:
-    """Action slots the player may fill (3, plus the 4th and 5th once unlocked)."""
-    return _available_slots(s.cat, p)
-
-
-def _available_slots(cat: Catalogue, p: PlayerState) -> tuple[int, ...]:
-    t = tables(cat)
-    out = []
-    if p.diamond >= cat.diamond_slot:
-        out.append(t.extra_left)
-    out.extend(t.base_slot_list)
-    if p.ink >= cat.bookkeeping_slot:
-        out.append(t.extra_right)
-    return tuple(out)
-
-
-def area_cards(p: PlayerState) -> int:
-    """Mask of the cards in the action slots."""
-    m = 0
-    for c in p.slots:
-        if c >= 0:
-            m |= 1 << c
-    return m
-
-
-def face_up(p: PlayerState) -> int:
-    """Mask of face-up (unused) cards and card tiles in the action area."""
-    return (area_cards(p) | p.tiles) & ~p.used
-
-
-def measures(s: State, p: PlayerState) -> tuple[int, int, int, int, int]:
-    """Face-up totals: coffee, bananas, cotton units, helmets, bookkeeping points."""
-    return _measures(s.cat, p)
-
-
-def _measures(cat: Catalogue, p: PlayerState) -> tuple[int, int, int, int, int]:
-    key = (p.slots, p.used, p.tiles, p.plus1_on)
-    cached = p._measures
-    if cached is not None and cached[0] == key:
-        return cached[1]
-    t = tables(cat)
-    up = face_up(p)
-    totals = [0, 0, 0, 0, 0]
-    measure_of, values = t.card_measure, t.card_value
-    while up:
-        low = up & -up
-        c = low.bit_length() - 1
-        up ^= low
-        m = measure_of[c]
-        if m >= 0:
-            totals[m] += values[c] + (p.plus1_on == c)
-    result = (totals[0], totals[1], totals[2], totals[3], totals[4])
-    p._measures = (key, result)  # the key makes a stale entry harmless
-    return result
-
-
-def card_price(s: State, space: int) -> int:
-    """Price of the card in a display space: its crate value + the space's modifier, >= 0."""
-    price = tables(s.cat).card_crate[s.display[space]] + s.cat.display_modifiers[space]
-    return price if price > 0 else 0
-
-
-def share_count(s: State, player: int, company: int) -> int:
-    """Shares held: the last share icon reached on the track plus share icons on cards."""
-    p = s.players[player]
-    track = s.cat.tracks[s.tracks[company]]
-    n = track.shares_at[p.track[company]]
-    owned = p.hand | area_cards(p)
-    for deck in p.resting:
-        for c in deck:
-            owned |= 1 << c
-    cards = s.cat.cards
-    for c in bits(owned):
-        if cards[c].share == company:
-            n += 1
-    return n
-
-
-# A work item of the rules interpreter: (operation, player, *arguments).
-Item = tuple[Any, ...]
 
 
 class State:
@@ -330,23 +258,19 @@ class State:
     # -- the public API lives in engine.rules; these delegate ------------------------
     @property
     def decision(self) -> Decision:
-        from engine.rules import decision
-
+        """Who decides next, with the decision's arguments (see :class:`Decision`)."""
         return decision(self)
 
-    def legal_steps(self) -> list[Any]:
-        from engine.rules import legal_steps
-
+    def legal_steps(self) -> list[Step]:
+        """Every legal step at this decision (chance outcomes at a chance event)."""
         return legal_steps(self)
 
-    def apply(self, step: Any) -> State:
-        from engine.rules import apply
-
+    def apply(self, step: Step) -> State:
+        """The state after ``step`` (checked; raises ``IllegalStep``)."""
         return apply(self, step)
 
-    def sample_chance(self) -> Any:
-        from engine.rules import sample_chance
-
+    def sample_chance(self) -> Step:
+        """A chance outcome drawn with the state's own generator."""
         return sample_chance(self)
 
     def is_over(self) -> bool:
@@ -399,95 +323,3 @@ class State:
         """Shares ``player`` holds in ``company``: the last share icon reached on its
         track plus the share icons on the player's cards."""
         return share_count(self, player, company)
-
-
-class Decision:
-    """Who decides what next, and the decision's arguments by name.
-
-    ``kind`` is one of :data:`DECISION_KINDS` (a player's decision), ``"chance"`` or
-    ``"over"``; ``player`` is -1 for chance and when the game is over. The arguments
-    that are not ``None`` say where the decision stands:
-
-    * ``plan``: ``slot``, the action slot filled last in this Planning (-1: none yet;
-      the next card goes to a slot right of it);
-    * ``goods-buy`` / ``goods-track``: ``units``, the goods units still to use;
-    * ``expansion``: ``company``, ``points`` (expansion points left), ``entered`` and
-      ``ousted`` (regions entered and the companies whose posts were ousted so far);
-    * ``oust-return``: ``company``, whose ousted post goes back to its base;
-    * ``bookkeeper-flip`` / ``ink-jar``: ``card``, the bookkeeper card (or tile) being
-      used, and for the ink jar ``moved``, the spaces moved so far;
-    * ``remove-post``: ``ousted``, the companies whose ousted posts still go home
-      after the removal;
-    * ``bookkeeping-points``: ``points`` left to spend and ``space``, the book-display
-      space taken from last this turn (-1: none; a further book comes from a space
-      right of it);
-    * ``place-book``: ``books`` acquired this turn and still to place;
-    * ``chance``: ``event``, the kind of the chance step due (``deal-track``,
-      ``deal-card``, ``deal-book``, ``deal-tile``), and ``target``, the company, display
-      space, book space or seat it is dealt to.
-
-    >>> Decision("expansion", 0, company=2, points=3, entered=(), ousted=())
-    Decision('expansion', player=0, company=2, points=3, entered=(), ousted=())
-    >>> Decision("plan", 1, slot=-1).hidden
-    True
-    """
-
-    __slots__ = ("kind", "player", "company", "points", "units", "slot", "card", "moved",
-                 "entered", "ousted", "space", "books", "event", "target")
-    _ARGS = ("company", "points", "units", "slot", "card", "moved", "entered", "ousted", "space",
-             "books", "event", "target")
-
-    def __init__(self, kind: str, player: int, *, company: int | None = None,
-                 points: int | None = None, units: int | None = None,
-                 slot: int | None = None, card: int | None = None,
-                 moved: int | None = None,
-                 entered: tuple[int, ...] | None = None,
-                 ousted: tuple[int, ...] | None = None, space: int | None = None,
-                 books: tuple[int, ...] | None = None, event: str | None = None,
-                 target: int | None = None) -> None:
-        self.kind = kind
-        self.player = player
-        self.company = company
-        self.points = points
-        self.units = units
-        self.slot = slot
-        self.card = card
-        self.moved = moved
-        self.entered = entered
-        self.ousted = ousted
-        self.space = space
-        self.books = books
-        self.event = event
-        self.target = target
-
-    @property
-    def hidden(self) -> bool:
-        """True for decisions other players do not see until the reveal (Planning and
-        the starting-tile choice)."""
-        return self.kind in HIDDEN_KINDS
-
-    @property
-    def is_chance(self) -> bool:
-        """True when chance decides (a card, book, tile or track is dealt)."""
-        return self.kind == "chance"
-
-    def _key(self) -> tuple[Any, ...]:
-        return (self.kind, self.player) + tuple(getattr(self, a) for a in Decision._ARGS)
-
-    def __repr__(self) -> str:
-        args = "".join(f", {a}={getattr(self, a)!r}" for a in Decision._ARGS
-                       if getattr(self, a) is not None)
-        return f"Decision({self.kind!r}, player={self.player}{args})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Decision) and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-
-# The kinds of a player's decision, and the ones others do not see until the reveal.
-DECISION_KINDS = ("starting-tile", "resting-cards", "plan", "action", "goods-buy",
-                  "goods-track", "expansion", "oust-return", "remove-post",
-                  "bookkeeper-flip", "ink-jar", "bookkeeping-points", "place-book")
-HIDDEN_KINDS = frozenset({"starting-tile", "plan"})

@@ -17,7 +17,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 from engine import apply_move, new_game, observe, score, winners
-from search.bots import make_bot
+from search.bot_specs import make_bot
 
 
 @dataclass

@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 from engine import State, Step, decision
+from search.solvers import SolverError, best_bookkeeping, best_expansions, best_ink_move
 
 TOP_K = 3
 
@@ -25,21 +26,15 @@ def _plans(state: State, k: int) -> list[tuple[Step, ...]] | None:
     kind = decision(state).kind
     try:
         if kind == "expansion":
-            from search.solvers import best_expansions
-
             company = decision(state).company
             assert company is not None
             return [p.steps for p in best_expansions(state, company, k=k) if p.steps]
         if kind == "bookkeeping-points":
-            from search.solvers import best_bookkeeping
-
             return [p.steps for p in best_bookkeeping(state, k=k) if p.steps]
         if kind == "ink-jar":
-            from search.solvers import best_ink_move
-
             plan = best_ink_move(state)
             return [plan.steps] if plan.steps else []
-    except ValueError:  # SolverError: fall back to every legal step
+    except SolverError:  # the solver refuses the position: every legal step
         return None
     return None
 

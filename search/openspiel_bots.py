@@ -50,8 +50,8 @@ from typing import Any
 
 import numpy as np
 
-from engine import Move, Observation, State, Step, apply_unchecked, determinize, legal_steps
-from search.bots import Budget
+from engine import Move, Observation, Step, apply_unchecked, determinize, legal_steps
+from search.bot_base import Budget, still_mine
 
 try:
     import pyspiel
@@ -70,13 +70,6 @@ PROBE_SIMS = 4
 MAX_BATCH = 1_000_000
 TOP_UP_SHARE = 0.05  # another batch only while this share of the step's time is left
 FIRST_SHARE, MIN_SHARE = 0.6, 0.1  # the time split of search.bots.MCTSBot
-
-
-def _still_mine(state: State, me: int) -> bool:
-    if state.is_over():
-        return False
-    d = state.decision
-    return d.kind != "chance" and d.player == me
 
 
 class OpenSpielBot:
@@ -145,7 +138,7 @@ class OpenSpielBot:
                 step = root.to_step(action)
             steps.append(step)
             state = apply_unchecked(state, step)
-            if not _still_mine(state, me):
+            if not still_mine(state, me):
                 return Move(me, tuple(steps))
 
     # -- searching -----------------------------------------------------------------------

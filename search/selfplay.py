@@ -19,7 +19,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from engine import apply_move, new_game, observe, score
-from search.bots import make_bot
+from search.bot_specs import make_bot
 from search.dataset import Dataset
 from search.evaluator import estimate_money
 from search.features import FEATURES, bucket, player_features

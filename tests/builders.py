@@ -136,7 +136,7 @@ def plan(s: State, plans: Mapping[int, Sequence[str | None]]) -> State:
 
 
 def _available_slots(s: State, player: int) -> list[int]:
-    from engine.rules import available_slots
+    from engine.state import available_slots
 
     return list(available_slots(s, s.players[player]))
 
@@ -239,7 +239,7 @@ def set_owner(s: State, pairs: Mapping[str, str | None]) -> State:
 def set_base(s: State, cid: str, columns: Iterable[int]) -> State:
     """Company ``cid``'s base columns replaced (codes: posts, plus ``DEAD`` once the rear
     space is emptied); its share value is recomputed from the catalogue."""
-    from engine.rules import tables
+    from engine.tables import tables
 
     c = s.cat.company_index(cid)
     cols = tuple(columns)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import engine
-from engine.rules import measures
+from engine.state import measures
 from tests.builders import (
     at_action,
     cards,

@@ -212,7 +212,8 @@ def test_entry_costs_cache_matches_a_fresh_computation() -> None:
     company holds it. The cached answer per ownership map equals a fresh one."""
     import random as _random
 
-    from engine.rules import _entry_costs, apply_unchecked, entry_costs, legal_steps
+    from engine.rules import apply_unchecked, entry_costs, legal_steps
+    from engine.rules.expansion import _entry_costs
 
     s = engine.new_game(players=3, seed=11)
     rng = _random.Random(11)

@@ -11,7 +11,7 @@ import engine
 from benchmarks.positions import mid_game
 from engine.rules import apply_unchecked, legal_steps
 from search.arena import play_game, run_arena
-from search.bots import make_bot, parse_spec
+from search.bot_specs import make_bot, parse_spec
 from search.mcts import MCTS, Node, SearchConfig, subtree
 from search.parallel import ParallelMCTS
 

@@ -15,10 +15,11 @@ import pytest
 from rich.console import Console
 
 import engine
-import search.bots
+import search.bot_specs
 import search.mcts
 from advisor_api import cli, worker
-from search.bots import MCTSBot, make_bot
+from search.bot_specs import make_bot
+from search.bots import MCTSBot
 from search.evaluator import DEFAULT_WEIGHTS, Weights
 from search.mcts import MCTS, SearchConfig
 
@@ -85,7 +86,7 @@ def test_mcts_bot_is_search_config_defaults(spec: str, budget: dict[str, Any]) -
 
 def test_mcts_bot_has_no_literal_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
     """make_bot must read every default from SearchConfig: move them all, and it follows."""
-    monkeypatch.setattr(search.bots, "SearchConfig", Shifted)
+    monkeypatch.setattr(search.bot_specs, "SearchConfig", Shifted)
     cfg = bot_config("mcts:time=0.5", seed=3)
     assert knobs(cfg) == knobs(Shifted(time=0.5))
     # a weight override starts from the default weights, not from a literal copy

@@ -15,7 +15,7 @@ import pytest
 
 import engine
 from engine import apply_move, new_game, observe, score
-from search.bots import make_bot
+from search.bot_specs import make_bot
 from search.dataset import Dataset
 from search.features import FEATURES, INDEX, ink_walk, player_features
 from search.specialists import ROUTES, SpecialistBot

@@ -12,7 +12,7 @@ import pytest
 
 import engine
 from benchmarks.positions import mid_game
-from search.bots import make_bot
+from search.bot_specs import make_bot
 from search.dataset import Dataset
 from search.evaluator import estimate_money, evaluate, money_estimate
 from search.features import FEATURES, INDEX, bucket, player_features

@@ -1,0 +1,98 @@
+"""Who decides what next: :class:`Decision`, a value object with the decision's arguments
+by name. No engine imports."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class Decision:
+    """Who decides what next, and the decision's arguments by name.
+
+    ``kind`` is one of :data:`DECISION_KINDS` (a player's decision), ``"chance"`` or
+    ``"over"``; ``player`` is -1 for chance and when the game is over. The arguments
+    that are not ``None`` say where the decision stands:
+
+    * ``plan``: ``slot``, the action slot filled last in this Planning (-1: none yet;
+      the next card goes to a slot right of it);
+    * ``goods-buy`` / ``goods-track``: ``units``, the goods units still to use;
+    * ``expansion``: ``company``, ``points`` (expansion points left), ``entered`` and
+      ``ousted`` (regions entered and the companies whose posts were ousted so far);
+    * ``oust-return``: ``company``, whose ousted post goes back to its base;
+    * ``bookkeeper-flip`` / ``ink-jar``: ``card``, the bookkeeper card (or tile) being
+      used, and for the ink jar ``moved``, the spaces moved so far;
+    * ``remove-post``: ``ousted``, the companies whose ousted posts still go home
+      after the removal;
+    * ``bookkeeping-points``: ``points`` left to spend and ``space``, the book-display
+      space taken from last this turn (-1: none; a further book comes from a space
+      right of it);
+    * ``place-book``: ``books`` acquired this turn and still to place;
+    * ``chance``: ``event``, the kind of the chance step due (``deal-track``,
+      ``deal-card``, ``deal-book``, ``deal-tile``), and ``target``, the company, display
+      space, book space or seat it is dealt to.
+
+    >>> Decision("expansion", 0, company=2, points=3, entered=(), ousted=())
+    Decision('expansion', player=0, company=2, points=3, entered=(), ousted=())
+    >>> Decision("plan", 1, slot=-1).hidden
+    True
+    """
+
+    __slots__ = ("kind", "player", "company", "points", "units", "slot", "card", "moved",
+                 "entered", "ousted", "space", "books", "event", "target")
+    _ARGS = ("company", "points", "units", "slot", "card", "moved", "entered", "ousted", "space",
+             "books", "event", "target")
+
+    def __init__(self, kind: str, player: int, *, company: int | None = None,
+                 points: int | None = None, units: int | None = None,
+                 slot: int | None = None, card: int | None = None,
+                 moved: int | None = None,
+                 entered: tuple[int, ...] | None = None,
+                 ousted: tuple[int, ...] | None = None, space: int | None = None,
+                 books: tuple[int, ...] | None = None, event: str | None = None,
+                 target: int | None = None) -> None:
+        self.kind = kind
+        self.player = player
+        self.company = company
+        self.points = points
+        self.units = units
+        self.slot = slot
+        self.card = card
+        self.moved = moved
+        self.entered = entered
+        self.ousted = ousted
+        self.space = space
+        self.books = books
+        self.event = event
+        self.target = target
+
+    @property
+    def hidden(self) -> bool:
+        """True for decisions other players do not see until the reveal (Planning and
+        the starting-tile choice)."""
+        return self.kind in HIDDEN_KINDS
+
+    @property
+    def is_chance(self) -> bool:
+        """True when chance decides (a card, book, tile or track is dealt)."""
+        return self.kind == "chance"
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.kind, self.player) + tuple(getattr(self, a) for a in Decision._ARGS)
+
+    def __repr__(self) -> str:
+        args = "".join(f", {a}={getattr(self, a)!r}" for a in Decision._ARGS
+                       if getattr(self, a) is not None)
+        return f"Decision({self.kind!r}, player={self.player}{args})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Decision) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+
+# The kinds of a player's decision, and the ones others do not see until the reveal.
+DECISION_KINDS = ("starting-tile", "resting-cards", "plan", "action", "goods-buy",
+                  "goods-track", "expansion", "oust-return", "remove-post",
+                  "bookkeeper-flip", "ink-jar", "bookkeeping-points", "place-book")
+HIDDEN_KINDS = frozenset({"starting-tile", "plan"})

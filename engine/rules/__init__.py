@@ -1,0 +1,300 @@
+"""The rules of Mombasa: who decides what, which steps are legal, and what a step does.
+
+The flow of the game is a small interpreter over ``state.todo``, a tuple of work items
+``(operation, player, *arguments)``. The first item is always either a player's decision,
+a chance event, or (only inside this package, between steps) an automatic item such as
+"move 3 steps on the Cairo track" that :func:`_run` carries out at once. So a state
+handed out by this package always names its next decider.
+
+This module is the interpreter and the public entry points (:func:`decision`,
+:func:`legal_steps`, :func:`apply`, :func:`chance_outcomes`, :func:`sample_chance`,
+:func:`random_step`). The rules themselves live by rulebook area, each module holding
+its legal steps (``LEGAL``), effects (``APPLY``), automatic parts (``AUTO``) and forced
+outcomes (``SKIP``) together:
+
+* :mod:`engine.rules.setup_and_rounds`: chance events, setup, turn order, Preparation;
+* :mod:`engine.rules.planning`: Planning;
+* :mod:`engine.rules.actions`: the action menu;
+* :mod:`engine.rules.goods`: goods cards and company tracks;
+* :mod:`engine.rules.expansion`: expansion and ousting;
+* :mod:`engine.rules.bookkeeping`: the bookkeeper, books and bookkeeping points;
+* :mod:`engine.rules.diamonds`: diamond merchants;
+* :mod:`engine.rules.bonus`: bonus spaces and tiles;
+* :mod:`engine.rules.common`: the work queue, bases, track steps and rewards they share.
+
+Rules decisions are listed in ``docs/rules.md``; comments cite the rules texts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine.catalogue import KIND_SHARE
+from engine.decision import Decision
+from engine.primitives import NOBODY, OVER, Item
+from engine.rules import (
+    actions,
+    bonus,
+    bookkeeping,
+    diamonds,
+    expansion,
+    goods,
+    planning,
+    setup_and_rounds,
+)
+from engine.rules.common import _new
+from engine.rules.expansion import entry_costs
+from engine.rules.setup_and_rounds import ROUNDS, book_candidates, stack_layer
+from engine.steps import Step
+
+if TYPE_CHECKING:
+    from engine.state import State
+
+__all__ = [
+    "CHANCE_OPS", "HIDDEN_OPS", "OP_KINDS", "ROUNDS", "IllegalStep", "apply",
+    "apply_unchecked", "chance_outcomes", "decision", "entry_costs", "legal_steps",
+    "random_step", "run_automatic", "sample_chance",
+]
+
+CHANCE_OPS = frozenset({"c_track", "c_card", "c_book", "c_tile"})
+
+
+OP_KINDS = {  # work-queue operation -> the kind of decision it asks for
+    "tile": "starting-tile", "rest": "resting-cards", "plan": "plan", "act": "action",
+    "buy": "goods-buy", "alloc": "goods-track", "enter": "expansion", "oust": "oust-return",
+    "rmpost": "remove-post", "flip": "bookkeeper-flip", "ink": "ink-jar",
+    "spend": "bookkeeping-points", "place": "place-book",
+}
+
+# Decisions whose steps other players do not see until the reveal.
+HIDDEN_OPS = frozenset({"tile", "plan"})
+
+
+class IllegalStep(ValueError):
+    """A step that is not legal in the state it was applied to (the state is unchanged)."""
+
+
+def decision(s: State) -> Decision:
+    """Who decides next, what kind of decision it is, and its arguments by name."""
+    if s.phase == OVER:
+        return Decision("over", NOBODY)
+    item = s.todo[0]
+    return _DECISION_OF[item[0]](s, item)
+
+
+_CHANCE_EVENTS = {"c_track": "deal-track", "c_card": "deal-card", "c_book": "deal-book",
+                  "c_tile": "deal-tile"}
+
+
+def _plain(s: State, item: Item) -> Decision:
+    return Decision(OP_KINDS[item[0]], item[1])
+
+
+def _chance(s: State, item: Item) -> Decision:
+    return Decision("chance", NOBODY, event=_CHANCE_EVENTS[item[0]], target=item[2])
+
+
+_DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
+    "tile": _plain, "rest": _plain, "act": _plain,
+    "rmpost": lambda s, item: Decision(
+        "remove-post", item[1], ousted=tuple(i[2] for i in s.todo if i[0] == "oust")),
+    "plan": lambda s, item: Decision("plan", item[1], slot=item[2]),
+    "buy": lambda s, item: Decision("goods-buy", item[1], units=item[2]),
+    "alloc": lambda s, item: Decision("goods-track", item[1], units=item[2]),
+    "enter": lambda s, item: Decision("expansion", item[1], company=item[2],
+                                      points=item[3], entered=item[4], ousted=item[5]),
+    "oust": lambda s, item: Decision("oust-return", item[1], company=item[2]),
+    "flip": lambda s, item: Decision("bookkeeper-flip", item[1], card=item[2]),
+    "ink": lambda s, item: Decision("ink-jar", item[1], card=item[2], moved=item[3]),
+    "spend": lambda s, item: Decision("bookkeeping-points", item[1], points=s.pool,
+                                      space=item[2]),
+    "place": lambda s, item: Decision("place-book", item[1], books=s.turn_books),
+    **{op: _chance for op in CHANCE_OPS},
+}
+
+
+def legal_steps(s: State) -> list[Step]:
+    """Every legal step at this state (chance outcomes at a chance event)."""
+    if s.phase == OVER:
+        return []
+    item = s.todo[0]
+    return _LEGAL[item[0]](s, item)
+
+
+def chance_outcomes(s: State) -> list[tuple[Step, float]]:
+    """The outcomes of the pending chance event with their probabilities (uniform)."""
+    if s.phase == OVER or s.todo[0][0] not in CHANCE_OPS:
+        raise IllegalStep("no chance event is due")
+    steps = legal_steps(s)
+    p = 1.0 / len(steps)
+    return [(st, p) for st in steps]
+
+
+def apply(s: State, step: Step) -> State:
+    """The state after ``step``; raises :class:`IllegalStep` (state untouched) if illegal."""
+    if not isinstance(step, Step):
+        raise IllegalStep(f"not a Step: {step!r}")
+    if s.phase == OVER:
+        raise IllegalStep("the game is over")
+    legal = legal_steps(s)
+    if step not in legal:
+        raise IllegalStep(_why_illegal(s, step, legal))
+    return apply_unchecked(s, step)
+
+
+def apply_unchecked(s: State, step: Step) -> State:
+    """Apply a step known to be legal (taken from :func:`legal_steps`)."""
+    n = s.clone()
+    item = n.todo[0]
+    _APPLY[step.kind](n, item, step)
+    if item[0] in CHANCE_OPS:
+        n.rng = _next_rng(n.rng)[0]
+    _run(n)
+    n._own = 0
+    return n
+
+
+def random_step(s: State, rng: random.Random) -> Step:
+    """A uniformly random legal step; chance events are sampled from the state's RNG."""
+    if s.todo[0][0] in CHANCE_OPS:
+        return sample_chance(s)
+    legal = legal_steps(s)
+    return legal[int(rng.random() * len(legal))]
+
+
+def sample_chance(s: State) -> Step:
+    """The outcome of the pending chance event drawn from the state's own RNG."""
+    if s.phase == OVER or s.todo[0][0] not in CHANCE_OPS:
+        raise IllegalStep("no chance event is due")
+    _, value = _next_rng(s.rng)
+    item = s.todo[0]
+    if item[0] in ("c_card", "c_book"):
+        # The same outcome as legal_steps(s)[value % n], without building the list:
+        # those outcomes are the set bits of a mask, lowest first.
+        mask = stack_layer(s) if item[0] == "c_card" else book_candidates(s, item[2])
+        k = value % mask.bit_count()
+        for _ in range(k):
+            mask &= mask - 1
+        low = (mask & -mask).bit_length() - 1
+        kind = "deal-card" if item[0] == "c_card" else "deal-book"
+        return _new(Step, (kind, low, item[2], -1))
+    outcomes = legal_steps(s)
+    return outcomes[value % len(outcomes)]
+
+
+_M64 = (1 << 64) - 1
+
+
+def _next_rng(x: int) -> tuple[int, int]:
+    """splitmix64: (next state, output)."""
+    x = (x + 0x9E3779B97F4A7C15) & _M64
+    z = x
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+    return x, z ^ (z >> 31)
+
+
+def _why_illegal(s: State, step: Step, legal: list[Step]) -> str:
+    d = decision(s)
+    who = "chance" if d.player < 0 else f"P{d.player + 1}"
+    kinds = sorted({st.kind for st in legal})
+    try:
+        text = step.text(s.cat)
+    except (IndexError, KeyError, ValueError):
+        text = repr(step)
+    if step.kind not in kinds:
+        return (f"{text!r}: the decision is {d.kind!r} of {who}; "
+                f"legal step kinds here: {', '.join(kinds)}")
+    detail = _detail(s, step)
+    return f"{text!r} is not legal now ({d.kind} of {who})" + (f": {detail}" if detail else "")
+
+
+def _detail(s: State, step: Step) -> str:
+    """A specific reason for the most common illegal steps."""
+    d = decision(s)
+    p = s.players[d.player] if d.player >= 0 else None
+    cat = s.cat
+    kind = step.kind
+    if p is None:
+        return "that outcome is not possible"
+    if kind == "plan":
+        if not 0 <= step.a < cat.n_cards or not (p.hand >> step.a) & 1:
+            return "that card is not in your hand"
+        if cat.cards[step.a].kind == KIND_SHARE:
+            return "single-share cards are never placed in a slot"
+        return "that slot is not available, or slots are filled left to right"
+    if kind in ("keeper", "merchant", "plus1", "goods"):
+        return "the card(s) must be face up in your action area and of the right kind"
+    if kind == "enter":
+        return "the region is not reachable for the points left, or already holds this company"
+    if kind in ("buy", "buy-card"):
+        return "that display space is empty or the card costs more than you can pay"
+    if kind == "take":
+        return "book space empty, too few points, or books are taken left to right"
+    if kind == "place":
+        return ("an A-book may not go on an empty crossed-out-A space nor cover a B/C book; "
+                "books are placed in the order taken, on spaces 1-12")
+    if kind == "ink":
+        return "the next space has no book or its needs are not met"
+    if kind == "first":
+        return "the first player may not take the first-player space, or it is taken"
+    if kind == "majority":
+        return "another player has more of that type face up, or your total is below the line"
+    return ""
+
+
+def _run(s: State) -> None:
+    """Carry out automatic work until a real decision or chance event is first in line."""
+    while s.todo:
+        item = s.todo[0]
+        op = item[0]
+        auto = _AUTO.get(op)
+        if auto is not None:
+            auto(s, item)
+            continue
+        skip = _SKIP.get(op)
+        if skip is not None and skip(s, item):
+            continue
+        return
+
+
+def run_automatic(s: State) -> None:
+    """Used by game setup: carry out the automatic items of a freshly built state."""
+    _run(s)
+
+
+_LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {
+    **setup_and_rounds.LEGAL,
+    **planning.LEGAL,
+    **actions.LEGAL,
+    **goods.LEGAL,
+    **expansion.LEGAL,
+    **bookkeeping.LEGAL,
+}
+
+
+_APPLY: dict[str, Callable[[State, Item, Step], None]] = {
+    **setup_and_rounds.APPLY,
+    **planning.APPLY,
+    **goods.APPLY,
+    **expansion.APPLY,
+    **bookkeeping.APPLY,
+    **diamonds.APPLY,
+    **bonus.APPLY,
+}
+
+
+_AUTO: dict[str, Callable[[State, Item], None]] = {
+    **setup_and_rounds.AUTO,
+    **goods.AUTO,
+}
+
+
+_SKIP: dict[str, Callable[[State, Item], bool]] = {
+    **setup_and_rounds.SKIP,
+    **goods.SKIP,
+    **expansion.SKIP,
+    **bookkeeping.SKIP,
+}
