@@ -94,3 +94,23 @@ def test_random_game_throughput(benchmark):  # type: ignore[no-untyped-def]
     })
     assert not enforce_targets() or steps_per_s >= STEPS_PER_SECOND_TARGET, (
         f"{steps_per_s:.0f} steps/s")
+
+
+# Issue 13 (engine API): the random-game loop through the public API is at least 20%
+# faster than before the API work. Relative cost of that loop on commit bec0387 (before),
+# measured with ``python -m benchmarks.public_loop /path/to/checkout-of-bec0387``.
+PUBLIC_LOOP_BEFORE = 0.871  # mean of 0.889 and 0.854, two runs on this 2-core machine
+PUBLIC_LOOP_GAIN_TARGET = 0.20
+
+
+def test_public_api_game_loop(benchmark):  # type: ignore[no-untyped-def]
+    """``state.legal_steps()`` + ``state.apply(step)`` random 4-player games."""
+    from benchmarks.public_loop import loop_cost, public_api_game
+
+    steps = benchmark.pedantic(lambda: public_api_game(4, 7), rounds=5, iterations=1,
+                               warmup_rounds=1)
+    cost = loop_cost()
+    gain = PUBLIC_LOOP_BEFORE / cost - 1
+    benchmark.extra_info.update({"relative_cost": cost, "steps_per_game": steps,
+                                 "gain_vs_before_api_work": gain})
+    assert not enforce_targets() or gain >= PUBLIC_LOOP_GAIN_TARGET, f"{gain:+.1%}"

@@ -296,6 +296,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     t = tables(cat)
     comp = [c.id for c in cat.companies]
     s = State.__new__(State)
+    s._legal = None
     s.cat = cat
     s.n = _int(_get(obj, "players", ""), "players", 2, 4)
     s.variable = _bool(_get(obj, "variable", ""), "variable")

@@ -34,6 +34,7 @@ def new_game(
     cat = catalogue or default_catalogue()
     t = tables(cat)
     s = State.__new__(State)
+    s._legal = None
     s.cat = cat
     s.n = players
     s.variable = bool(variable)

@@ -152,7 +152,7 @@ class State:
         "players", "bases", "owners", "removed_posts", "values", "display", "stack",
         "discard", "gone", "box", "tile_supply", "book_display", "book_coins",
         "book_supply", "round_coins", "bonus", "tracks", "todo", "pool", "turn_books",
-        "revealed", "rng", "_own",
+        "revealed", "rng", "_own", "_legal",
     )
 
     cat: Catalogue
@@ -186,6 +186,9 @@ class State:
     revealed: bool  # planned cards turned face up (or starting tiles revealed)
     rng: int  # state of the chance generator
     _own: int  # bit i set: players[i] is a private copy of this state (writable)
+    # The legal steps, once asked for (a handed-out state never changes, so they hold);
+    # apply() checks a step against them instead of listing them again.
+    _legal: tuple[Step, ...] | None
 
     def clone(self) -> State:
         """An O(1) copy sharing every (immutable) part with this state."""
@@ -221,6 +224,7 @@ class State:
         s.revealed = self.revealed
         s.rng = self.rng
         s._own = 0
+        s._legal = None
         return s
 
     def player_mut(self, i: int) -> PlayerState:

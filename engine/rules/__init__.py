@@ -117,17 +117,27 @@ _DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
 
 def legal_steps(s: State) -> list[Step]:
     """Every legal step at this state (chance outcomes at a chance event)."""
-    if s.phase == OVER:
-        return []
-    item = s.todo[0]
-    return _LEGAL[item[0]](s, item)
+    return list(_legal(s))
+
+
+def _legal(s: State) -> tuple[Step, ...]:
+    """The legal steps, listed once per state (a state handed out never changes)."""
+    legal = s._legal
+    if legal is None:
+        if s.phase == OVER:
+            legal = ()
+        else:
+            item = s.todo[0]
+            legal = tuple(_LEGAL[item[0]](s, item))
+        s._legal = legal
+    return legal
 
 
 def chance_outcomes(s: State) -> list[tuple[Step, float]]:
     """The outcomes of the pending chance event with their probabilities (uniform)."""
     if s.phase == OVER or s.todo[0][0] not in CHANCE_OPS:
         raise IllegalStep("no chance event is due")
-    steps = legal_steps(s)
+    steps = _legal(s)
     p = 1.0 / len(steps)
     return [(st, p) for st in steps]
 
@@ -138,9 +148,9 @@ def apply(s: State, step: Step) -> State:
         raise IllegalStep(f"not a Step: {step!r}")
     if s.phase == OVER:
         raise IllegalStep("the game is over")
-    legal = legal_steps(s)
+    legal = _legal(s)
     if step not in legal:
-        raise IllegalStep(_why_illegal(s, step, legal))
+        raise IllegalStep(_why_illegal(s, step, list(legal)))
     return apply_unchecked(s, step)
 
 
@@ -160,7 +170,7 @@ def random_step(s: State, rng: random.Random) -> Step:
     """A uniformly random legal step; chance events are sampled from the state's RNG."""
     if s.todo[0][0] in CHANCE_OPS:
         return sample_chance(s)
-    legal = legal_steps(s)
+    legal = _legal(s)
     return legal[int(rng.random() * len(legal))]
 
 
@@ -180,7 +190,7 @@ def sample_chance(s: State) -> Step:
         low = (mask & -mask).bit_length() - 1
         kind = "deal-card" if item[0] == "c_card" else "deal-book"
         return _new(Step, (kind, low, item[2], -1))
-    outcomes = legal_steps(s)
+    outcomes = _legal(s)
     return outcomes[value % len(outcomes)]
 
 
