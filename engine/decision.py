@@ -93,6 +93,6 @@ class Decision:
 
 # The kinds of a player's decision, and the ones others do not see until the reveal.
 DECISION_KINDS = ("starting-tile", "resting-cards", "plan", "action", "goods-buy",
-                  "goods-track", "expansion", "oust-return", "remove-post",
+                  "goods-track", "expansion", "reward-order", "oust-return", "remove-post",
                   "bookkeeper-flip", "ink-jar", "bookkeeping-points", "place-book")
 HIDDEN_KINDS = frozenset({"starting-tile", "plan"})

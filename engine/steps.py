@@ -26,7 +26,7 @@ from engine.catalogue import Catalogue, default_catalogue
 from engine.primitives import bits
 
 # kind -> argument (name, type) pairs. Types: company, track, card, cards, dspace, bspace,
-# book, player, tile, slot, deck, region, column, bkspace, bonus, line.
+# book, player, tile, slot, deck, region, column, bkspace, bonus, line, order.
 KINDS: dict[str, tuple[tuple[str, str], ...]] = {
     # chance events
     "deal-track": (("company", "company"), ("track", "track")),
@@ -58,6 +58,7 @@ KINDS: dict[str, tuple[tuple[str, str], ...]] = {
     "unit": (("company", "company"),),
     "enter": (("region", "region"), ("column", "column")),
     "stop": (),
+    "reward-order": (("first", "order"),),
     "return": (("column", "column"),),
     "remove-post": (("company", "company"), ("column", "column")),
     "flip": (("space", "bkspace"),),
@@ -96,6 +97,9 @@ DESCRIPTIONS: dict[str, str] = {
     "unit": "goods: one unit onto this company's track",
     "enter": "expansion: enter a region with the foremost post of base column N",
     "stop": "expansion: forfeit the remaining points",
+    "reward-order": ("expansion: the regions' rewards pounds first (they can pay a capital "
+                     "call on the track) or track steps first (the marker stops before a "
+                     "call it cannot pay)"),
     "return": "an ousted post goes back to base column N",
     "remove-post": "remove the foremost post of a company's base column from the game",
     "flip": "bookkeeper: flip the book on bookkeeping space N (2 pounds)",
@@ -182,6 +186,9 @@ class Step(NamedTuple):
         return _build(cat, kind, spec, words)
 
 
+# reward-order: which comes first when an expansion's rewards are collected.
+REWARD_ORDERS = ("pounds", "track")
+
 _INT_TYPES = frozenset({"tile", "slot", "deck", "column", "bkspace", "line"})
 
 
@@ -216,6 +223,8 @@ def _format(cat: Catalogue, typ: str, value: int, step: Step) -> str:
         return cat.bonus_spaces[value].id
     if typ == "line":
         return str(cat.bonus_spaces[step.a].lines[value].minimum)
+    if typ == "order":
+        return REWARD_ORDERS[value]
     raise AssertionError(typ)
 
 
@@ -257,6 +266,8 @@ def _parse_arg(cat: Catalogue, typ: str, word: str, kind: str, args: Sequence[in
             return _in_range(_num(word), 0, len(cat.bookkeeping_values) - 1)
         if typ == "bonus":
             return next(b.index for b in cat.bonus_spaces if b.id == word)
+        if typ == "order":
+            return REWARD_ORDERS.index(word)
         if typ == "line":
             space = cat.bonus_spaces[args[0]]
             minimum = _num(word)

@@ -62,6 +62,8 @@ def step_score(s: State, step: Step) -> float:
         nxt = min(pos + 2, track.last)
         gain = track.shares_at[nxt] - track.shares_at[pos]
         return 1.0 + gain * (1 + s.values[step.a]) * 0.5
+    if kind == "reward-order":
+        return 1.0 if step.a == 0 else 0.3  # pounds first pays the call: the default
     if kind == "enter":
         r = cat.regions[step.a].reward
         value = r.pounds + 1.5 * r.diamonds + r.track_steps + r.bookkeeping

@@ -77,8 +77,11 @@ def test_round_trips_cover_every_step_kind() -> None:
                     check_step(step)
                     seen.add(step.kind)
     missing = set(KINDS) - seen
-    # Track-bonus spaces are rare in random games; every other kind shows up.
-    assert missing <= {"track-bonus", "remove-post"}, missing
+    # Track-bonus spaces and reward-order decisions are rare in random games; every
+    # other kind shows up.
+    assert missing <= {"track-bonus", "remove-post", "reward-order"}, missing
+    for first in (0, 1):
+        check_step(Step("reward-order", first))
     for index in (b.index for b in CAT.bonus_spaces if b.kind == "track"):
         check_step(Step("track-bonus", index))
     for c in range(len(CAT.companies)):

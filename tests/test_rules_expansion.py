@@ -227,3 +227,73 @@ def test_entry_costs_cache_matches_a_fresh_computation() -> None:
         s = apply_unchecked(s, s.sample_chance() if s.decision.kind == "chance"
                             else rng.choice(legal_steps(s)))
     assert checked > 1000
+
+
+def _reward_order_decision() -> engine.State:
+    """The first reward-order decision met in seeded random games (they are rare: the
+    regions' track steps must meet a capital call only their pounds can pay)."""
+    import random
+
+    from tests.random_games import policy
+
+    for seed in range(200):
+        s = engine.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over():
+            if s.decision.kind == "reward-order":
+                return s
+            s = s.apply(policy(s, rng, True))
+    raise AssertionError("no reward-order decision in 200 games")
+
+
+def test_reward_order_is_the_players_choice_where_it_matters() -> None:
+    """Rulebook, "Use expansion cards": the rewards of the regions entered are taken in
+    any order. With pounds first they pay a capital call on the way; with the track
+    steps first the marker stops before a call the player cannot pay and the pounds are
+    kept."""
+    s = _reward_order_decision()
+    d = s.decision
+    assert d.company is not None and d.points is not None  # points: the regions' pounds
+    assert [st.text(s.cat) for st in s.legal_steps()] == ["reward-order pounds",
+                                                          "reward-order track"]
+    me, c = d.player, d.company
+    track = s.cat.tracks[s.tracks[c]]
+    before = s.players[me]
+
+    def settled(first: str) -> engine.State:
+        t = s.apply(engine.Step.parse(f"reward-order {first}", s.cat))
+        while t.decision.kind == "oust-return" and t.decision.player == me:
+            t = t.apply(t.legal_steps()[0])
+        return t
+
+    pounds_first, track_first = settled("pounds"), settled("track")
+    far, near = pounds_first.players[me].track[c], track_first.players[me].track[c]
+    assert far > near >= before.track[c]  # pounds first walks past the call
+    blocked = track.spaces[near + 1]
+    assert blocked.capital > before.cash  # the call the player could not pay alone
+    # Track first keeps the pounds the call would have cost.
+    assert track_first.players[me].cash > pounds_first.players[me].cash
+
+
+def test_reward_order_is_asked_only_where_the_order_changes_the_track() -> None:
+    """Every reward-order decision met in 60 random games (2-4 players) is one where the
+    two orders end the marker on different spaces; the decision stays rare."""
+    import random
+
+    from tests.random_games import policy
+
+    asked = expansions = 0
+    for seed in range(60):
+        s = engine.new_game(players=2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over():
+            d = s.decision
+            expansions += d.kind == "expansion"
+            if d.kind == "reward-order":
+                asked += 1
+                assert d.company is not None
+                ends = {s.apply(engine.Step("reward-order", k)).players[d.player].track[
+                    d.company] for k in (0, 1)}
+                assert len(ends) == 2
+            s = s.apply(policy(s, rng, True))
+    assert asked > 0 and expansions > 20 * asked

@@ -63,7 +63,8 @@ CHANCE_OPS = frozenset({"c_track", "c_card", "c_book", "c_tile"})
 
 OP_KINDS = {  # work-queue operation -> the kind of decision it asks for
     "tile": "starting-tile", "rest": "resting-cards", "plan": "plan", "act": "action",
-    "buy": "goods-buy", "alloc": "goods-track", "enter": "expansion", "oust": "oust-return",
+    "buy": "goods-buy", "alloc": "goods-track", "enter": "expansion",
+    "order": "reward-order", "oust": "oust-return",
     "rmpost": "remove-post", "flip": "bookkeeper-flip", "ink": "ink-jar",
     "spend": "bookkeeping-points", "place": "place-book",
 }
@@ -105,6 +106,8 @@ _DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
     "alloc": lambda s, item: Decision("goods-track", item[1], units=item[2]),
     "enter": lambda s, item: Decision("expansion", item[1], company=item[2],
                                       points=item[3], entered=item[4], ousted=item[5]),
+    "order": lambda s, item: Decision("reward-order", item[1], company=item[2],
+                                      points=item[3]),
     "oust": lambda s, item: Decision("oust-return", item[1], company=item[2]),
     "flip": lambda s, item: Decision("bookkeeper-flip", item[1], card=item[2]),
     "ink": lambda s, item: Decision("ink-jar", item[1], card=item[2], moved=item[3]),
@@ -299,6 +302,7 @@ _APPLY: dict[str, Callable[[State, Item, Step], None]] = {
 _AUTO: dict[str, Callable[[State, Item], None]] = {
     **setup_and_rounds.AUTO,
     **goods.AUTO,
+    **expansion.AUTO,
 }
 
 

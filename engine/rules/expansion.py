@@ -6,9 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.catalogue import (
-    Reward,
-)
+from engine.catalogue import Reward
 from engine.player_board import face_up
 from engine.primitives import DEAD, Item, bits, replace_at
 from engine.rules.common import _new, collect_reward, replace_top, set_base, take_post
@@ -113,8 +111,13 @@ def _ap_stop(s: State, item: Item, step: Step) -> None:
 
 
 def _resolve_expansion(s: State, item: Item) -> None:
-    """Rewards of the entered regions (pounds first, so they can pay capital calls),
-    then ousted posts go home."""
+    """Rewards of the entered regions, then ousted posts go home.
+
+    Rulebook: the player takes the rewards of the regions entered, in any order. The
+    order matters only when the track steps meet a capital call that the regions'
+    pounds would pay: then the player chooses (``reward-order pounds|track``, decision
+    ``reward-order``); otherwise pounds come first, then diamonds, bookkeeping points
+    and the track steps."""
     _, player, company, _points, entered, ousted = item
     regions = s.cat.regions
     total = Reward(
@@ -124,9 +127,58 @@ def _resolve_expansion(s: State, item: Item) -> None:
         track_steps=sum(regions[r].reward.track_steps for r in entered),
         track_company=company,
     )
-    items = collect_reward(s, player, total, company)
-    items += tuple(("oust", player, o) for o in ousted)
-    replace_top(s, items)
+    returns = tuple(("oust", player, o) for o in ousted)
+    if _order_matters(s, player, company, total):
+        replace_top(s, (("order", player, company, total.pounds, total.diamonds,
+                         total.bookkeeping, total.track_steps),) + returns)
+        return
+    replace_top(s, collect_reward(s, player, total, company) + returns)
+
+
+def _walk_end(s: State, player: int, company: int, steps: int, cash: int) -> int:
+    """Where ``steps`` track steps end with ``cash`` in hand (capital calls paid on the
+    way, the marker stopping before one it cannot pay)."""
+    track = s.cat.tracks[s.tracks[company]]
+    pos = s.players[player].track[company]
+    for _ in range(steps):
+        if pos >= track.last:
+            break
+        space = track.spaces[pos + 1]
+        if space.capital > cash:
+            break
+        cash += space.special.pounds - space.capital
+        pos += 1
+    return pos
+
+
+def _order_matters(s: State, player: int, company: int, total: Reward) -> bool:
+    if not (total.pounds and total.track_steps):
+        return False
+    cash = s.players[player].cash
+    return (_walk_end(s, player, company, total.track_steps, cash)
+            != _walk_end(s, player, company, total.track_steps, cash + total.pounds))
+
+
+def _legal_order(s: State, item: Item) -> list[Step]:
+    return [_new(Step, ("reward-order", 0, -1, -1)), _new(Step, ("reward-order", 1, -1, -1))]
+
+
+def _ap_reward_order(s: State, item: Item, step: Step) -> None:
+    _, player, company, pounds, diamonds, bookkeeping, steps = item
+    if step.a == 0:  # pounds first (they can pay the capital call), as by default
+        replace_top(s, collect_reward(s, player, Reward(
+            pounds=pounds, diamonds=diamonds, bookkeeping=bookkeeping, track_steps=steps,
+            track_company=company), company))
+    else:  # the track steps first: the marker stops before the call, the pounds are kept
+        replace_top(s, (("track", player, company, steps),
+                        ("pay", player, pounds, diamonds, bookkeeping)))
+
+
+def _auto_pay(s: State, item: Item) -> None:
+    """The rest of the rewards, after the track steps the player chose to take first."""
+    _, player, pounds, diamonds, bookkeeping = item
+    replace_top(s, collect_reward(s, player, Reward(pounds=pounds, diamonds=diamonds,
+                                                    bookkeeping=bookkeeping), -1))
 
 
 def _ap_return(s: State, item: Item, step: Step) -> None:
@@ -170,6 +222,7 @@ LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {
     "enter": _legal_enter,
     "oust": _legal_oust,
     "rmpost": _legal_rmpost,
+    "order": _legal_order,
 }
 
 
@@ -179,6 +232,7 @@ APPLY: dict[str, Callable[[State, Item, Step], None]] = {
     "stop": _ap_stop,
     "return": _ap_return,
     "remove-post": _ap_remove_post,
+    "reward-order": _ap_reward_order,
 }
 
 
@@ -186,4 +240,9 @@ SKIP: dict[str, Callable[[State, Item], bool]] = {
     "enter": _skip_enter,
     "oust": _skip_oust,
     "rmpost": _skip_rmpost,
+}
+
+
+AUTO: dict[str, Callable[[State, Item], None]] = {
+    "pay": _auto_pay,
 }
