@@ -101,6 +101,9 @@ export function describe(cat, st, text) {
       return `Buy ${card ? cardLabel(cat, card) : "the card"} from ${a}${p !== null ? ` for £${p}` : ""}`;
     }
     case "nobuy": return "Buy no card";
+    case "reward-order": return a === "track"
+      ? "Track steps first (stop before the capital call, keep the pounds)"
+      : "Pounds first (they pay the capital call on the track)";
     case "unit": return `1 unit on the ${companyName(cat, a)} track`;
     case "enter": return `Enter ${regionName(cat, a)} (${a}) with a post from column ${b}`;
     case "stop": return "Stop expanding (forfeit the points left)";
@@ -169,7 +172,7 @@ export function targets(cat, st, text, seat) {
 }
 
 /** Steps without a thing on the table: shown as buttons in the decision panel. */
-export const BUTTON_KINDS = new Set(["ready", "nobuy", "stop", "noflip", "ink", "halt", "pounds", "tile", "rest", "deal-tile"]);
+export const BUTTON_KINDS = new Set(["ready", "nobuy", "stop", "reward-order", "noflip", "ink", "halt", "pounds", "tile", "rest", "deal-tile"]);
 
 /**
  * The step a click on `target` stands for when no legal step fits it, so that the
