@@ -19,8 +19,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import Move, NotationError, Step, apply_move, group_moves
-from engine.rules import apply_unchecked, decision, legal_steps
+from engine import (
+    Move,
+    NotationError,
+    Step,
+    apply_move,
+    apply_unchecked,
+    decision,
+    group_moves,
+    legal_steps,
+)
 from engine.state import OVER, State
 from engine.steps import KINDS
 from tests.random_games import MAX_STEPS, PROPERTY, SEEDS, policy

@@ -15,17 +15,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import determinize, observe
-from engine.invariants import check_invariants
-from engine.rules import (
+from engine import (
+    Step,
     apply,
     apply_unchecked,
+    check_invariants,
     decision,
+    determinize,
     legal_steps,
+    observe,
     random_step,
 )
 from engine.state import HIDDEN, OVER, PLANNING, State
-from engine.steps import Step
 from tests.random_games import MAX_STEPS, PROPERTY, SEEDS, game_states, state_at
 
 

@@ -12,7 +12,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import engine  # noqa: E402
-from engine.rules import apply_unchecked, legal_steps, random_step  # noqa: E402
+from engine import apply_unchecked, legal_steps, random_step  # noqa: E402
 from search.arena import play_game  # noqa: E402
 from search.bot_specs import make_bot  # noqa: E402
 from search.bots import Budget  # noqa: E402

@@ -24,16 +24,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engine
-from engine.invariants import check_invariants
-from engine.rules import (
+from engine import (
+    Step,
     apply,
     apply_unchecked,
+    check_invariants,
     decision,
     legal_steps,
+    score,
+    winners,
 )
-from engine.scoring import score, winners
 from engine.state import OVER, State, share_count
-from engine.steps import Step
 
 Policy = Callable[[State, random.Random], Step]
 

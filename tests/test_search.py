@@ -9,7 +9,7 @@ import pytest
 
 import engine
 from benchmarks.positions import mid_game
-from engine.rules import apply_unchecked, legal_steps
+from engine import apply_unchecked, legal_steps
 from search.arena import play_game, run_arena
 from search.bot_specs import make_bot, parse_spec
 from search.mcts import MCTS, Node, SearchConfig, subtree

@@ -21,13 +21,13 @@ from hypothesis import strategies as st
 import engine
 from engine import (
     StateFormatError,
+    decision,
     observation_from_json,
     observation_to_json,
     observe,
     state_from_json,
     state_to_json,
 )
-from engine.rules import decision
 from engine.state import OVER, State
 from tests.random_games import PROPERTY, SEEDS, game_states, state_at
 

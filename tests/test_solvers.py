@@ -27,9 +27,8 @@ from typing import Any
 import pytest
 
 import engine
-from engine.rules import apply_unchecked, legal_steps, random_step
+from engine import apply_unchecked, legal_steps, random_step, tables
 from engine.state import State, face_up, measures
-from engine.tables import tables
 from search.solvers import (
     SolverError,
     TrackValuation,

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 import engine
 from advisor_api.cli_solve import solve_app
-from engine.rules import apply_unchecked, random_step
+from engine import apply_unchecked, random_step
 
 
 def _dump(tmp_path: Path, kind: str, seed: int = 0) -> tuple[Path, engine.State]:
