@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from engine.player_board import face_up
 from engine.primitives import Item, bits
-from engine.rules.bonus import _legal_bonus
+from engine.rules.bonus import bonus_steps
 from engine.rules.common import _new, subsets
 from engine.steps import Step
 from engine.tables import tables
@@ -39,7 +39,7 @@ def _legal_act(s: State, item: Item) -> list[Step]:
         for c in bits(up & (t.goods_mask[0] | t.goods_mask[1] | t.goods_mask[2])):
             out.append(t.step1["plus1"][c])
     if p.markers > 0:
-        out.extend(_legal_bonus(s, player, p))
+        out.extend(bonus_steps(s, player, p))
     decks = [d for d, deck in enumerate(p.resting) if deck]
     if decks:
         out.extend(t.step1["end"][d] for d in decks)

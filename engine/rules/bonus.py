@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from engine.state import PlayerState, State
 
 
-def _legal_bonus(s: State, player: int, p: PlayerState) -> list[Step]:
+def bonus_steps(s: State, player: int, p: PlayerState) -> list[Step]:
     cat = s.cat
     out: list[Step] = []
     occ = s.bonus

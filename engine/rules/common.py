@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.catalogue import (
-    Reward,
-)
+from engine.catalogue import Reward
 from engine.primitives import Item, replace_at
 from engine.tables import Tables, tables
 
