@@ -6,7 +6,9 @@ is O(1); the rules code copies a player record the first time a step changes it
 (:meth:`State.player_mut`) and rebuilds a tuple when it changes one of its entries.
 The one thing written into a record that states may share is its cache of the face-up
 totals (``_measures``), stored with the fields it was computed from as its key, so a
-stale entry is recomputed rather than read: sharing it changes no value.
+stale entry is recomputed rather than read: sharing it changes no value. A state also
+remembers its legal steps once they are listed (``_legal``, a tuple): a state handed out
+by the rules never changes, and ``clone()`` starts without them.
 
 Sets of cards and books are Python ints used as bit masks (bit ``i`` = card ``i``):
 immutable, hashable and fast to copy.
@@ -28,7 +30,7 @@ from engine.player_board import (  # noqa: F401 - re-exported
     player_slots,
     share_count,
 )
-from engine.primitives import (  # noqa: F401 - re-exported for the rules modules
+from engine.primitives import (  # noqa: F401 - re-exported (older imports, tests)
     ACTIONS,
     DEAD,
     HIDDEN,
