@@ -9,9 +9,10 @@ from typing import Any
 class Decision:
     """Who decides what next, and the decision's arguments by name.
 
-    ``kind`` is one of :data:`DECISION_KINDS` (a player's decision), ``"chance"`` or
-    ``"over"``; ``player`` is -1 for chance and when the game is over. The arguments
-    that are not ``None`` say where the decision stands:
+    ``kind`` is a player's decision (the values of ``engine.rules.OP_KINDS``; the table
+    in ``docs/engine.md``), ``"chance"`` or ``"over"``; ``player`` is -1 for chance and
+    when the game is over. The arguments that are not ``None`` say where the decision
+    stands:
 
     * ``plan``: ``slot``, the action slot filled last in this Planning (-1: none yet;
       the next card goes to a slot right of it);
@@ -91,8 +92,5 @@ class Decision:
         return hash(self._key())
 
 
-# The kinds of a player's decision, and the ones others do not see until the reveal.
-DECISION_KINDS = ("starting-tile", "resting-cards", "plan", "action", "goods-buy",
-                  "goods-track", "expansion", "reward-order", "oust-return", "remove-post",
-                  "bookkeeper-flip", "ink-jar", "bookkeeping-points", "place-book")
+# The decisions others do not see until the reveal.
 HIDDEN_KINDS = frozenset({"starting-tile", "plan"})

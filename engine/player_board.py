@@ -78,17 +78,22 @@ def card_price(s: State, space: int) -> int:
     return price if price > 0 else 0
 
 
+def owned_cards(p: PlayerState) -> int:
+    """Mask of the cards the player owns: hand, action slots and resting decks."""
+    owned = p.hand | area_cards(p)
+    for deck in p.resting:
+        for c in deck:
+            owned |= 1 << c
+    return owned
+
+
 def share_count(s: State, player: int, company: int) -> int:
     """Shares held: the last share icon reached on the track plus share icons on cards."""
     p = s.players[player]
     track = s.cat.tracks[s.tracks[company]]
     n = track.shares_at[p.track[company]]
-    owned = p.hand | area_cards(p)
-    for deck in p.resting:
-        for c in deck:
-            owned |= 1 << c
     cards = s.cat.cards
-    for c in bits(owned):
+    for c in bits(owned_cards(p)):
         if cards[c].share == company:
             n += 1
     return n

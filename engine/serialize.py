@@ -16,7 +16,7 @@ from typing import Any
 from engine.catalogue import Catalogue, default_catalogue, load_catalogue
 from engine.invariants import check_invariants
 from engine.observation import Observation
-from engine.rules import OP_KINDS
+from engine.rules import CHANCE_EVENTS, OP_KINDS
 from engine.state import DEAD, HIDDEN, NOBODY, PHASE_NAMES, PlayerState, State, bits
 from engine.tables import tables
 
@@ -35,43 +35,48 @@ _ITEM_ARGS: dict[str, str] = {
 _NO_PLAYER = {"reveal", "setup_tiles", "round", "prep"}
 
 # Version 2 describes the pending work in game terms: a list of entries, the first being
-# the decision due. Each is {"decision": kind, "player": n, ...} for a player's decision,
-# {"chance": step kind, ...} for a chance event, or {"then": what, ...} for what the
-# rules carry out by themselves once the entries before it are done.
-# operation -> (key, name, ((field, value type), ...)).
-_PENDING: dict[str, tuple[str, str, tuple[tuple[str, str], ...]]] = {
-    "c_track": ("chance", "deal-track", (("company", "company"),)),
-    "c_card": ("chance", "deal-card", (("space", "dspace"),)),
-    "c_book": ("chance", "deal-book", (("space", "bspace"),)),
-    "c_tile": ("chance", "deal-tile", (("seat", "seat"),)),
-    "tile": ("decision", "starting-tile", ()),
-    "rest": ("decision", "resting-cards", ()),
-    "plan": ("decision", "plan", (("last_slot", "slot"),)),
-    "act": ("decision", "action", ()),
-    "buy": ("decision", "goods-buy", (("units", "int"),)),
-    "alloc": ("decision", "goods-track", (("units", "int"),)),
-    "enter": ("decision", "expansion", (("company", "company"), ("points", "int"),
-                                        ("entered", "regions"), ("ousted", "companies"))),
-    "order": ("decision", "reward-order", (("company", "company"), ("pounds", "int"),
-                                           ("diamonds", "int"), ("bookkeeping", "int"),
-                                           ("track_steps", "int"))),
-    "oust": ("decision", "oust-return", (("company", "company"),)),
-    "rmpost": ("decision", "remove-post", ()),
-    "flip": ("decision", "bookkeeper-flip", (("bookkeeper", "card"),)),
-    "ink": ("decision", "ink-jar", (("bookkeeper", "card"), ("moved", "int"))),
-    "spend": ("decision", "bookkeeping-points", (("last_space", "bspace"),)),
-    "place": ("decision", "place-book", ()),
-    "track": ("then", "track-steps", (("company", "company"), ("steps", "int"))),
-    "pay": ("then", "pay-rewards", (("pounds", "int"), ("diamonds", "int"),
-                                    ("bookkeeping", "int"))),
-    "finish": ("then", "end-of-action", (("next_turn", "bool"),)),
-    "bonus_start": ("then", "starting-bonus", ()),
-    "reveal": ("then", "reveal", ()),
-    "setup_tiles": ("then", "tile-reveal", ()),
-    "round": ("then", "new-round", ()),
-    "prep": ("then", "preparation", ()),
+# the decision due. Each is {"decision": kind, "player": n, ...} for a player's decision
+# (the kinds of ``OP_KINDS``), {"chance": step kind, ...} for a chance event (the step
+# kinds of ``CHANCE_EVENTS``), or {"then": what, ...} for what the rules carry out by
+# themselves once the entries before it are done (named here).
+_THEN_NAMES = {"track": "track-steps", "pay": "pay-rewards", "finish": "end-of-action",
+               "bonus_start": "starting-bonus", "reveal": "reveal",
+               "setup_tiles": "tile-reveal", "round": "new-round", "prep": "preparation"}
+# operation -> its arguments after the player: ((field, value type), ...).
+_PENDING_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "c_track": (("company", "company"),),
+    "c_card": (("space", "dspace"),),
+    "c_book": (("space", "bspace"),),
+    "c_tile": (("seat", "seat"),),
+    "tile": (), "rest": (), "act": (), "rmpost": (), "place": (),
+    "plan": (("last_slot", "slot"),),
+    "buy": (("units", "int"),),
+    "alloc": (("units", "int"),),
+    "enter": (("company", "company"), ("points", "int"), ("entered", "regions"),
+              ("ousted", "companies")),
+    "order": (("company", "company"), ("pounds", "int"), ("diamonds", "int"),
+              ("bookkeeping", "int"), ("track_steps", "int")),
+    "oust": (("company", "company"),),
+    "flip": (("bookkeeper", "card"),),
+    "ink": (("bookkeeper", "card"), ("moved", "int")),
+    "spend": (("last_space", "bspace"),),
+    "track": (("company", "company"), ("steps", "int")),
+    "pay": (("pounds", "int"), ("diamonds", "int"), ("bookkeeping", "int")),
+    "finish": (("next_turn", "bool"),),
+    "bonus_start": (), "reveal": (), "setup_tiles": (), "round": (), "prep": (),
 }
-_PENDING_OP = {(key, name): op for op, (key, name, _) in _PENDING.items()}
+
+
+def _entry_name(op: str) -> tuple[str, str]:
+    """(key, name) of an operation's version-2 entry."""
+    if op in CHANCE_EVENTS:
+        return "chance", CHANCE_EVENTS[op]
+    if op in OP_KINDS:
+        return "decision", OP_KINDS[op]
+    return "then", _THEN_NAMES[op]
+
+
+_PENDING_OP = {_entry_name(op): op for op in _PENDING_FIELDS}
 
 
 class StateFormatError(ValueError):
@@ -165,7 +170,8 @@ def _tile_out(cat: Catalogue, t: int) -> int | str | None:
 
 def _pending_out(cat: Catalogue, item: tuple[Any, ...]) -> dict[str, Any]:
     """One work item in game terms (version 2)."""
-    key, name, fields = _PENDING[item[0]]
+    key, name = _entry_name(item[0])
+    fields = _PENDING_FIELDS[item[0]]
     out: dict[str, Any] = {key: name}
     if key != "chance" and item[0] not in _NO_PLAYER:
         out["player"] = item[1] + 1
@@ -302,6 +308,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     comp = [c.id for c in cat.companies]
     s = State.__new__(State)
     s._legal = None
+    s._decision = None
     s.cat = cat
     s.n = _int(_get(obj, "players", ""), "players", 2, 4)
     s.variable = _bool(_get(obj, "variable", ""), "variable")
@@ -448,7 +455,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     if s.phase != PHASE_NAMES.index("over") and not s.todo:
         raise StateFormatError(f"{queue}: a game that is not over needs a pending decision")
     if s.todo and s.todo[0][0] not in OP_KINDS and not s.todo[0][0].startswith("c_"):
-        raise StateFormatError(f"{queue}[0]: {_PENDING[s.todo[0][0]][1]!r} is not a "
+        raise StateFormatError(f"{queue}[0]: {_entry_name(s.todo[0][0])[1]!r} is not a "
                                "decision or chance event")
     if check:
         broken = check_invariants(s)
@@ -486,7 +493,7 @@ def _pending_in(r: _Reader, v: Any, field: str, n: int) -> tuple[Any, ...]:
         known = sorted(name for k, name in _PENDING_OP if k == key)
         raise StateFormatError(f"{field}.{key}: unknown {v[key]!r} (expected one of "
                                f"{', '.join(known)})")
-    _, _, fields = _PENDING[op]
+    fields = _PENDING_FIELDS[op]
     allowed = {key, *(f for f, _ in fields)}
     if key != "chance" and op not in _NO_PLAYER:
         allowed.add("player")

@@ -35,6 +35,7 @@ def new_game(
     t = tables(cat)
     s = State.__new__(State)
     s._legal = None
+    s._decision = None
     s.cat = cat
     s.n = players
     s.variable = bool(variable)

@@ -7,8 +7,9 @@ is O(1); the rules code copies a player record the first time a step changes it
 The one thing written into a record that states may share is its cache of the face-up
 totals (``_measures``), stored with the fields it was computed from as its key, so a
 stale entry is recomputed rather than read: sharing it changes no value. A state also
-remembers its legal steps once they are listed (``_legal``, a tuple): a state handed out
-by the rules never changes, and ``clone()`` starts without them.
+remembers its decision and legal steps once they are asked for (``_decision``,
+``_legal``): a state handed out by the rules never changes, and ``clone()`` starts
+without them.
 
 Sets of cards and books are Python ints used as bit masks (bit ``i`` = card ``i``):
 immutable, hashable and fast to copy.
@@ -19,13 +20,14 @@ from __future__ import annotations
 from typing import Any
 
 from engine.catalogue import Catalogue
-from engine.decision import DECISION_KINDS, HIDDEN_KINDS, Decision  # noqa: F401 - re-exported
+from engine.decision import Decision
 from engine.player_board import (  # noqa: F401 - re-exported
     area_cards,
     available_slots,
     card_price,
     face_up,
     measures,
+    owned_cards,
     player_measures,
     player_slots,
     share_count,
@@ -126,6 +128,10 @@ class PlayerState:
         """Mask of the cards in the action slots (face up or down)."""
         return area_cards(self)
 
+    def owned_cards(self) -> int:
+        """Mask of the cards this player owns: hand, action slots and resting decks."""
+        return owned_cards(self)
+
     def measures(self, cat: Catalogue) -> tuple[int, int, int, int, int]:
         """Face-up totals: coffee, bananas, cotton units, helmets, bookkeeping points."""
         return player_measures(cat, self)
@@ -154,7 +160,7 @@ class State:
         "players", "bases", "owners", "removed_posts", "values", "display", "stack",
         "discard", "gone", "box", "tile_supply", "book_display", "book_coins",
         "book_supply", "round_coins", "bonus", "tracks", "todo", "pool", "turn_books",
-        "revealed", "rng", "_own", "_legal",
+        "revealed", "rng", "_own", "_legal", "_decision",
     )
 
     cat: Catalogue
@@ -191,6 +197,7 @@ class State:
     # The legal steps, once asked for (a handed-out state never changes, so they hold);
     # apply() checks a step against them instead of listing them again.
     _legal: tuple[Step, ...] | None
+    _decision: Decision | None  # likewise the decision, once asked for
 
     def clone(self) -> State:
         """An O(1) copy sharing every (immutable) part with this state."""
@@ -227,6 +234,7 @@ class State:
         s.rng = self.rng
         s._own = 0
         s._legal = None
+        s._decision = None
         return s
 
     def player_mut(self, i: int) -> PlayerState:

@@ -53,12 +53,15 @@ if TYPE_CHECKING:
     from engine.state import State
 
 __all__ = [
-    "CHANCE_OPS", "HIDDEN_OPS", "OP_KINDS", "ROUNDS", "IllegalStep", "apply",
+    "CHANCE_EVENTS", "CHANCE_OPS", "OP_KINDS", "ROUNDS", "IllegalStep", "apply",
     "apply_unchecked", "chance_outcomes", "decision", "entry_costs", "legal_steps",
     "random_step", "run_automatic", "sample_chance",
 ]
 
-CHANCE_OPS = frozenset({"c_track", "c_card", "c_book", "c_tile"})
+# Chance operation -> the kind of the chance step it deals.
+CHANCE_EVENTS = {"c_track": "deal-track", "c_card": "deal-card", "c_book": "deal-book",
+                 "c_tile": "deal-tile"}
+CHANCE_OPS = frozenset(CHANCE_EVENTS)
 
 
 OP_KINDS = {  # work-queue operation -> the kind of decision it asks for
@@ -69,24 +72,23 @@ OP_KINDS = {  # work-queue operation -> the kind of decision it asks for
     "spend": "bookkeeping-points", "place": "place-book",
 }
 
-# Decisions whose steps other players do not see until the reveal.
-HIDDEN_OPS = frozenset({"tile", "plan"})
-
 
 class IllegalStep(ValueError):
     """A step that is not legal in the state it was applied to (the state is unchanged)."""
 
 
 def decision(s: State) -> Decision:
-    """Who decides next, what kind of decision it is, and its arguments by name."""
-    if s.phase == OVER:
-        return Decision("over", NOBODY)
-    item = s.todo[0]
-    return _DECISION_OF[item[0]](s, item)
-
-
-_CHANCE_EVENTS = {"c_track": "deal-track", "c_card": "deal-card", "c_book": "deal-book",
-                  "c_tile": "deal-tile"}
+    """Who decides next, what kind of decision it is, and its arguments by name (built
+    once per state: a state handed out never changes)."""
+    d = s._decision
+    if d is None:
+        if s.phase == OVER:
+            d = Decision("over", NOBODY)
+        else:
+            item = s.todo[0]
+            d = _DECISION_OF[item[0]](s, item)
+        s._decision = d
+    return d
 
 
 def _plain(s: State, item: Item) -> Decision:
@@ -94,7 +96,7 @@ def _plain(s: State, item: Item) -> Decision:
 
 
 def _chance(s: State, item: Item) -> Decision:
-    return Decision("chance", NOBODY, event=_CHANCE_EVENTS[item[0]], target=item[2])
+    return Decision("chance", NOBODY, event=CHANCE_EVENTS[item[0]], target=item[2])
 
 
 _DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
