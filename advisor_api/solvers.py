@@ -14,12 +14,19 @@ move agrees with it. Where a solver does not cover a position (it refuses with
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 from typing import Any
 
 from engine import State, Step, legal_steps
-from search.solvers import SolverError, best_bookkeeping, best_expansions, best_ink_move
+from search.solvers import (
+    BookPlan,
+    ExpansionPlan,
+    InkPlan,
+    SolverError,
+    best_bookkeeping,
+    best_expansions,
+    best_ink_move,
+)
 
 log = logging.getLogger("advisor_api.solvers")
 
@@ -29,42 +36,11 @@ BOOKKEEPING_KINDS = frozenset({"take", "pounds", "place", "ink", "halt"})
 ANY = "*"  # key of a plan that holds for the whole decision
 
 
-def _plain(value: Any) -> Any:
-    """A JSON-friendly copy of a solver value (numbers, strings, dataclasses, tuples)."""
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    if isinstance(value, Step):
-        return None
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return str(value)
-
-
-def _plan_json(plan: Any, state: State) -> dict[str, Any] | None:
-    to_json = getattr(plan, "to_json", None)
-    if to_json is not None:
-        out: dict[str, Any] = to_json(state.cat)
-        return out
-    if not dataclasses.is_dataclass(plan) or isinstance(plan, type):
-        return None
-    body = {f.name: _plain(getattr(plan, f.name)) for f in dataclasses.fields(plan)
-            if f.name != "steps"}
-    body["steps"] = _steps_of(plan, state)
-    return body
-
-
-def _steps_of(plan: Any, state: State) -> list[str]:
-    steps = getattr(plan, "steps", ()) or ()
-    return [st.text(state.cat) if isinstance(st, Step) else str(st) for st in steps]
-
-
-def _entry(kind: str, plan: Any, state: State) -> dict[str, Any] | None:
-    body = _plan_json(plan, state)
-    if body is None:
-        return None
-    return {"kind": kind, "steps": _steps_of(plan, state), "plan": body}
+def _entry(kind: str, plan: ExpansionPlan | BookPlan | InkPlan, state: State
+           ) -> dict[str, Any]:
+    """A solver plan as the analysis shows it: its steps in notation and its JSON."""
+    return {"kind": kind, "steps": [st.text(state.cat) for st in plan.steps],
+            "plan": plan.to_json(state.cat)}
 
 
 def solve_decision(state: State) -> dict[str, dict[str, Any]]:
@@ -82,25 +58,20 @@ def solve_decision(state: State) -> dict[str, dict[str, Any]]:
             for st in legal_steps(state):
                 if st.kind == "expand":
                     plans = best_expansions(state, st.a, k=1)
-                    entry = _entry("expansion", plans[0], state) if plans else None
-                    if entry is not None:
-                        out[st.text(state.cat)] = entry
+                    if plans:
+                        out[st.text(state.cat)] = _entry("expansion", plans[0], state)
         elif kind == "expansion":
             company = state.decision.company
             assert company is not None
             plans = best_expansions(state, company, k=1)
-            entry = _entry("expansion", plans[0], state) if plans else None
-            if entry is not None:
-                out[ANY] = entry
+            if plans:
+                out[ANY] = _entry("expansion", plans[0], state)
         elif kind == "ink-jar":
-            entry = _entry("ink-jar", best_ink_move(state), state)
-            if entry is not None:
-                out[ANY] = entry
+            out[ANY] = _entry("ink-jar", best_ink_move(state), state)
         elif kind == "bookkeeping-points":
             purchases = best_bookkeeping(state)
-            entry = _entry("bookkeeping", purchases[0], state) if purchases else None
-            if entry is not None:
-                out[ANY] = entry
+            if purchases:
+                out[ANY] = _entry("bookkeeping", purchases[0], state)
     except SolverError as exc:  # the solver does not cover this position
         log.info("no solver plan at a %s decision: %s", kind, exc)
     return out

@@ -13,10 +13,14 @@ import random
 import sys
 from pathlib import Path
 
-import engine
-from engine.steps import DESCRIPTIONS, KINDS
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the repository's benchmarks package (not installed)
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
+import engine  # noqa: E402
+from benchmarks.positions import PASSIVE  # noqa: E402
+from engine.steps import DESCRIPTIONS, KINDS  # noqa: E402
+
+DOC = ROOT / "docs" / "notation.md"
 
 HEADER = """# Step and move notation
 
@@ -51,8 +55,7 @@ def legal_examples(max_games: int = 400) -> dict[str, str]:
             for step in legal:
                 if step.kind not in found:
                     found[step.kind] = step.text(s.cat)
-            active = [x for x in legal if x.kind not in ("end", "ready", "stop", "halt",
-                                                         "nobuy", "pounds", "noflip")]
+            active = [x for x in legal if x.kind not in PASSIVE]
             pool = active if active and rng.random() < 0.9 else legal
             s = engine.apply_unchecked(s, pool[int(rng.random() * len(pool))])
         if len(found) == len(KINDS):

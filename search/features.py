@@ -94,13 +94,7 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
     """(features that depend on ``p`` alone, in FEATURES order from "own_coffee" to
     "books_ahead", plus cash/diamond/bookkeeping values; share cards per company)."""
     card_table = _card_table(cat)
-    owned = p.hand
-    for deck in p.resting:
-        for card in deck:
-            owned |= 1 << card
-    for card in p.slots:
-        if card >= 0:
-            owned |= 1 << card
+    owned = p.owned_cards()
     # One pass over the cards owned: card values per measure, merchants, share cards.
     by_measure: list[list[int]] = [[], [], [], [], []]
     card_shares = [0] * len(cat.companies)
@@ -123,7 +117,7 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
     bk = cat.bookkeeping_values
     run_value = bk[k - 1] - bk[p.ink]
     ahead = sum(1 for j in range(p.ink + 1, len(books)) if books[j])
-    slots = 3 + (p.diamond >= cat.diamond_slot) + (p.ink >= cat.bookkeeping_slot)
+    slots = len(p.available_slots(cat))
     resting = 0
     for deck in p.resting:
         for card in deck:

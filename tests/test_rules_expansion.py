@@ -24,6 +24,7 @@ from tests.builders import (
     texts,
     with_area,
 )
+from tests.random_games import game_states
 
 
 def _expander(*area_cards: str, **fields: object) -> engine.State:
@@ -232,17 +233,10 @@ def test_entry_costs_cache_matches_a_fresh_computation() -> None:
 def _reward_order_decision() -> engine.State:
     """The first reward-order decision met in seeded random games (they are rare: the
     regions' track steps must meet a capital call only their pounds can pay)."""
-    import random
-
-    from tests.random_games import policy
-
     for seed in range(200):
-        s = engine.new_game(players=2, seed=seed)
-        rng = random.Random(seed)
-        while not s.is_over():
+        for s in game_states(2, seed, variable=False, biased=True):
             if s.decision.kind == "reward-order":
                 return s
-            s = s.apply(policy(s, rng, True))
     raise AssertionError("no reward-order decision in 200 games")
 
 
@@ -278,15 +272,9 @@ def test_reward_order_is_the_players_choice_where_it_matters() -> None:
 def test_reward_order_is_asked_only_where_the_order_changes_the_track() -> None:
     """Every reward-order decision met in 60 random games (2-4 players) is one where the
     two orders end the marker on different spaces; the decision stays rare."""
-    import random
-
-    from tests.random_games import policy
-
     asked = expansions = 0
     for seed in range(60):
-        s = engine.new_game(players=2 + seed % 3, seed=seed)
-        rng = random.Random(seed)
-        while not s.is_over():
+        for s in game_states(2 + seed % 3, seed, variable=False, biased=True):
             d = s.decision
             expansions += d.kind == "expansion"
             if d.kind == "reward-order":
@@ -295,5 +283,4 @@ def test_reward_order_is_asked_only_where_the_order_changes_the_track() -> None:
                 ends = {s.apply(engine.Step("reward-order", k)).players[d.player].track[
                     d.company] for k in (0, 1)}
                 assert len(ends) == 2
-            s = s.apply(policy(s, rng, True))
     assert asked > 0 and expansions > 20 * asked

@@ -79,12 +79,9 @@ class TrackValuation:
 
 
 def _owned_cards(s: State, player: int) -> int:
+    """The player's cards (:meth:`PlayerState.owned_cards`) and its card tiles."""
     p = s.players[player]
-    owned = p.hand | p.area_cards() | p.tiles
-    for deck in p.resting:
-        for c in deck:
-            owned |= 1 << c
-    return owned
+    return p.owned_cards() | p.tiles
 
 
 def default_track_valuation(s: State, player: int | None = None) -> TrackValuation:
