@@ -17,6 +17,7 @@ immutable, hashable and fast to copy.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from engine.catalogue import Catalogue
@@ -52,16 +53,15 @@ from engine.steps import Step
 class PlayerState:
     """One player's board, hand and markers. Treat as immutable outside the rules code."""
 
-    __slots__ = (
-        "cash", "hand", "slots", "used", "tiles", "reserved", "plus1_on", "resting",
-        "track", "diamond", "ink", "books", "flipped", "markers", "markers_total",
-        "tile", "tile_options", "ended", "_measures",
-    )
+    # The record's value, in one list: equality, hashing and the state format follow it.
+    # copy() writes the same names out by hand because it is on the hot path; a test
+    # (tests/test_state_fields.py) holds it to this list.
     FIELDS = (
         "cash", "hand", "slots", "used", "tiles", "reserved", "plus1_on", "resting",
         "track", "diamond", "ink", "books", "flipped", "markers", "markers_total",
         "tile", "tile_options", "ended",
     )
+    __slots__ = FIELDS + ("_measures",)
 
     cash: int
     hand: int  # mask of cards in hand
@@ -108,7 +108,8 @@ class PlayerState:
         return p
 
     def values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, k) for k in PlayerState.FIELDS)
+        """The record's value: its :attr:`FIELDS`, in order."""
+        return _player_values(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, PlayerState) and self.values() == other.values()
@@ -155,13 +156,17 @@ class State:
     True
     """
 
-    __slots__ = (
+    # The position, in one list: key(), equality and hashing follow it. clone() writes the
+    # same names out by hand because it is the hottest path in search; a test
+    # (tests/test_state_fields.py) holds it to this list.
+    FIELDS = (
         "cat", "n", "variable", "phase", "round", "first", "next_first", "turn",
         "players", "bases", "owners", "removed_posts", "values", "display", "stack",
         "discard", "gone", "box", "tile_supply", "book_display", "book_coins",
         "book_supply", "round_coins", "bonus", "tracks", "todo", "pool", "turn_books",
-        "revealed", "rng", "_own", "_legal", "_decision",
+        "revealed", "rng",
     )
+    __slots__ = FIELDS + ("_own", "_legal", "_decision")
 
     cat: Catalogue
     n: int
@@ -248,15 +253,10 @@ class State:
 
     # -- comparison --------------------------------------------------------------
     def key(self) -> tuple[Any, ...]:
-        """Everything that defines the position (the catalogue by identity)."""
-        return (
-            id(self.cat), self.n, self.variable, self.phase, self.round, self.first,
-            self.next_first, self.turn, tuple(p.values() for p in self.players), self.bases,
-            self.owners, self.removed_posts, self.values, self.display, self.stack,
-            self.discard, self.gone, self.box, self.tile_supply, self.book_display,
-            self.book_coins, self.book_supply, self.round_coins, self.bonus, self.tracks,
-            self.todo, self.pool, self.turn_books, self.revealed, self.rng,
-        )
+        """Everything that defines the position: :attr:`FIELDS`, the catalogue by identity."""
+        # Players compare by value (PlayerState.__eq__); the catalogue by identity, since
+        # comparing two catalogues field by field would cost more than the rest together.
+        return (id(self.cat),) + _position_values(self)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, State) and self.key() == other.key()
@@ -337,3 +337,7 @@ class State:
         """Shares ``player`` holds in ``company``: the last share icon reached on its
         track plus the share icons on the player's cards."""
         return share_count(self, player, company)
+
+
+_player_values = attrgetter(*PlayerState.FIELDS)
+_position_values = attrgetter(*State.FIELDS[1:])
