@@ -1,0 +1,214 @@
+"""The reference method (``"cpsat"``): a CP-SAT model of the entered regions as an
+arborescence rooted at the company's base and existing posts, with the cost of each
+arc, the posts leaving each base column, the ousted posts returning to the columns of
+the other companies and the rewards through the exact value tables of the problem; it
+returns the ``k`` best distinct sets, best first."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ortools.sat.python import cp_model
+
+from search.solvers.expansion.dp import _solve_enum
+from search.solvers.expansion.problem import Combo, _bits, _Problem, _Result
+
+# --------------------------------------------------------------------------------------
+# CP-SAT model (the reference)
+# --------------------------------------------------------------------------------------
+
+def _solve_cpsat(pr: _Problem, k: int) -> list[_Result]:
+    if not pr.cand:  # nothing can be entered: only the return choices remain
+        return _solve_enum(pr, k)
+    model = cp_model.CpModel()
+    cand = pr.cand
+    occ = pr.occ
+    w = pr.w
+    x = {r: model.new_bool_var(f"x{r}") for r in cand}
+    hops = _hops(pr)
+    top_depth = max(1, pr.nmax)
+    depth = {r: model.new_int_var(min(hops[r], top_depth), top_depth, f"d{r}") for r in cand}
+    arc: dict[tuple[int, int], cp_model.IntVar] = {}
+    cost_terms = []
+    for r in cand:
+        lits = []
+        rc = 1 if (pr.root1 >> r) & 1 else 2 if (pr.root2 >> r) & 1 else 0
+        if rc:
+            lit = model.new_bool_var(f"a_root_{r}")
+            lits.append(lit)
+            cost_terms.append((rc + occ[r]) * lit)
+        for u, border in pr.cat.neighbours[r]:
+            if u not in x:
+                continue
+            lit = model.new_bool_var(f"a_{u}_{r}")
+            arc[(u, r)] = lit
+            model.add_implication(lit, x[u])
+            model.add(depth[r] >= depth[u] + 1).only_enforce_if(lit)
+            lits.append(lit)
+            cost_terms.append((border + occ[r]) * lit)
+        model.add(sum(lits) == x[r])
+        if not rc:  # redundant, but it helps: a region needs an entered neighbour
+            model.add_bool_or([x[r].Not()] + [x[u] for u, _ in pr.cat.neighbours[r] if u in x])
+    for (u, r), lit in arc.items():
+        if u < r and (r, u) in arc:
+            model.add_bool_or([lit.Not(), arc[(r, u)].Not()])
+    if cost_terms:
+        model.add(sum(cost_terms) <= pr.points)
+    n_expr = sum(x.values()) if x else 0
+    if x:
+        model.add(n_expr <= pr.nmax)
+
+    objective: list[Any] = []
+    take_vars: list[cp_model.IntVar] = []
+    if w.share[pr.company] and x:
+        for col, tab in enumerate(pr.take_tables):
+            t = model.new_int_var(0, len(tab) - 1, f"t{col}")
+            vals = [v * w.share[pr.company] for v in tab]
+            gain = model.new_int_var(min(vals), max(vals), f"g{col}")
+            model.add_element(t, vals, gain)
+            take_vars.append(t)
+            objective.append(gain)
+        model.add(sum(take_vars) == n_expr)
+        _symmetry(model, pr.base, take_vars)
+    ret_vars: dict[int, list[cp_model.IntVar]] = {}
+    for c in pr.oust_companies:
+        if not w.share[c]:
+            continue
+        owned_by_c = [x[r] for r in cand if pr.owner_of[r] == c]
+        prev = pr.prev_m.get(c, 0)
+        mmax = prev + len(owned_by_c)
+        total_room = pr.room[c]
+        m_expr = prev + sum(owned_by_c)
+        if mmax <= total_room:
+            ret: Any = m_expr
+        else:
+            ret = model.new_int_var(0, total_room, f"ret{c}")
+            model.add_min_equality(ret, [m_expr, total_room])
+        ys = []
+        for col, tab in enumerate(pr.return_tables[c]):
+            y = model.new_int_var(0, len(tab) - 1, f"y{c}_{col}")
+            vals = [v * w.share[c] for v in tab]
+            h = model.new_int_var(min(vals), max(vals), f"h{c}_{col}")
+            model.add_element(y, vals, h)
+            ys.append(y)
+            objective.append(h)
+        model.add(sum(ys) == ret)
+        _symmetry(model, pr.s.bases[c], ys)
+        ret_vars[c] = ys
+
+    def total(values: list[int], base: int) -> Any:
+        return base + sum(values[r] * x[r] for r in cand if values[r])
+
+    p_expr = total(pr.rP, pr.P0)
+    d_expr = total(pr.rD, pr.D0)
+    t_expr = total(pr.rT, pr.T0)
+    objective.append(w.bookkeeping * total(pr.rB, pr.B0))
+    rew = pr.rewards
+    t_var = model.new_int_var(0, rew.tmax, "T")
+    model.add(t_var == t_expr)
+    if rew.dmax > rew.droom:
+        ovf = model.new_int_var(0, rew.dmax - rew.droom, "ovf")
+        model.add_max_equality(ovf, [d_expr - rew.droom, 0])
+        dclip: Any = d_expr - ovf
+        c_expr: Any = p_expr + rew.dend * ovf
+    else:
+        dclip = d_expr
+        c_expr = p_expr
+    objective.append(w.pound * c_expr)
+    objective.append(w.diamond * dclip)
+    variants = len(rew.g)
+    if variants > 1:
+        v_var = model.new_int_var(0, variants - 1, "v")
+        model.add_max_equality(v_var, [dclip - rew.lo, 0])
+    c_var = None
+    if not rew.cash_free:
+        c_var = model.new_int_var(0, rew.cmax, "C")
+        model.add(c_var == c_expr)
+    r_var = model.new_int_var(min(min(g) for g in rew.g), max(max(g) for g in rew.g), "R")
+    for v, g in enumerate(rew.g):
+        if c_var is None:
+            steps: Any = t_var
+        else:
+            b_var = model.new_int_var(0, rew.tmax, f"B{v}")
+            model.add_element(c_var, rew.B[v], b_var)
+            steps = model.new_int_var(0, rew.tmax, f"s{v}")
+            model.add_min_equality(steps, [t_var, b_var])
+        if variants == 1:
+            model.add_element(steps, g, r_var)
+        else:
+            gv = model.new_int_var(min(g), max(g), f"g{v}")
+            model.add_element(steps, g, gv)
+            model.add(r_var == gv).only_enforce_if(_is_value(model, v_var, v))
+    objective.append(r_var)
+    obj = sum(objective)
+    model.maximize(obj)
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.random_seed = 0
+    results: list[_Result] = []
+    for _ in range(k):
+        status = solver.solve(model)
+        if status != cp_model.OPTIMAL:
+            break
+        chosen = [r for r in cand if solver.boolean_value(x[r])]
+        value = int(round(solver.objective_value))
+        pp, dd, bb, tt, ousted = pr.set_totals(chosen)
+        n = len(chosen)
+        gained = (sum(pr.take_tables[col][solver.value(t)] for col, t in enumerate(take_vars))
+                  * w.share[pr.company])
+        takes = next(t for v, t in pr.G[n] if v == gained)
+        rets = []
+        for c in pr.oust_companies:
+            if c in ret_vars:
+                hv = sum(pr.return_tables[c][col][solver.value(y)]
+                         for col, y in enumerate(ret_vars[c])) * w.share[c]
+            else:
+                hv = 0
+            rets.append(next(y for v, y in pr.L[c][ousted.get(c, 0)] if v == hv))
+        combo: Combo = (takes, tuple(rets))
+        mask = sum(1 << r for r in chosen)
+        results.append((value, (tuple(chosen), combo), mask, combo))
+        # The same set again only with a strictly lower value.
+        same = model.new_bool_var(f"same{len(results)}")
+        model.add_bool_or([same] + [x[r].Not() if r in chosen else x[r] for r in cand])
+        model.add(obj <= value - 1).only_enforce_if(same)
+    results.sort(key=lambda e: (-e[0], e[1]))
+    return results
+
+
+def _is_value(model: cp_model.CpModel, var: cp_model.IntVar, value: int) -> Any:
+    """A literal true exactly when ``var == value``."""
+    lit = model.new_bool_var(f"{var.name}=={value}")
+    model.add(var == value).only_enforce_if(lit)
+    model.add(var != value).only_enforce_if(lit.Not())
+    return lit
+
+
+def _hops(pr: _Problem) -> dict[int, int]:
+    """Fewest regions on a path from the launching points to each candidate (its
+    smallest possible depth in the arborescence)."""
+    hops = {}
+    layer = (pr.root1 | pr.root2) & pr.cand_mask
+    seen = layer
+    depth = 1
+    while layer:
+        nxt = 0
+        for r in _bits(layer):
+            hops[r] = depth
+            nxt |= pr.nb1[r] | pr.nb2[r]
+        layer = nxt & pr.cand_mask & ~seen
+        seen |= layer
+        depth += 1
+    return hops
+
+
+def _symmetry(model: cp_model.CpModel, codes: Sequence[int],
+              counts: list[cp_model.IntVar]) -> None:
+    """Columns in the same condition are interchangeable: fill earlier ones first."""
+    for a in range(len(codes)):
+        for b in range(a + 1, len(codes)):
+            if codes[a] == codes[b]:
+                model.add(counts[a] >= counts[b])
+                break
