@@ -1,0 +1,103 @@
+"""``mombasa arena``: a series of games between bots (seats rotated; here, in parallel
+processes or on a Ray cluster) with a progress bar, reported as tables of wins, money
+and win rate by seat, and optionally written as JSON and as CSV (one row per game and
+seat)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from advisor_api.cli_bots import _connect_ray, split_players
+
+arena_app = typer.Typer()
+
+
+@arena_app.command()
+def arena(
+    players: Annotated[str, typer.Option(help="Bot specs, one per seat, comma separated: "
+                                              "random, policy, greedy, mcts:time=0.25, "
+                                              "mcts:iterations=400,c=0.05, openspiel-mcts:"
+                                              "sims=50, openspiel-ismcts:time=0.25")],
+    games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 20,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the series.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Games played in parallel.")] = 1,
+    variable: Annotated[bool, typer.Option(help="Variable setup.")] = False,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Write the report here.")]
+    = None,
+    csv_out: Annotated[Path | None, typer.Option("--csv", help="Write one row per game.")]
+    = None,
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray", help="Spread the games over a Ray cluster: 'auto' (the running one), "
+                      "an address, or 'local' (start one here).")] = None,
+) -> None:
+    """Play bots against each other (seats rotated) and report wins and money."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from search.arena import run_arena
+
+    specs = split_players(players)
+    try:
+        from search.bot_specs import make_bot
+
+        for spec in specs:
+            make_bot(spec)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--players") from None
+    if not 2 <= len(specs) <= 4:
+        raise typer.BadParameter(f"2 to 4 bots, got {len(specs)}", param_hint="--players")
+    if ray_address is not None:
+        _connect_ray(ray_address)
+    console = Console(stderr=True)
+    with Progress(TextColumn("[bold]arena"), BarColumn(), TextColumn("{task.completed}/"
+                  "{task.total} games"), TimeRemainingColumn(), console=console) as bar:
+        task = bar.add_task("games", total=games)
+        if ray_address is not None:
+            from search.distributed import run_arena_ray
+
+            report = run_arena_ray(specs, games, seed, variable, address=ray_address,
+                                   on_game=lambda rec: bar.advance(task))
+        else:
+            report = run_arena(specs, games, seed, jobs, variable,
+                               on_game=lambda rec: bar.advance(task))
+    out = Console()
+    table = Table(title=f"{games} games, seed {seed}, {report.elapsed:.1f} s")
+    for col in ("bot", "wins", "win rate", "95% CI", "money", "cash", "companies",
+                "diamonds", "bookkeeping", "keeper games", "s/decision"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for b in report.bots.values():
+        lo, hi = b.confidence()
+        table.add_row(b.spec, f"{b.wins:g}", f"{b.win_rate:.1%}", f"{lo:.0%}-{hi:.0%}",
+                      f"{b.mean(b.money):.1f}", f"{b.mean(b.cash):.1f}",
+                      f"{b.mean(b.companies):.1f}", f"{b.mean(b.diamonds):.1f}",
+                      f"{b.mean(b.bookkeeping):.1f}", f"{b.keeper_games}/{b.games}",
+                      f"{b.think / b.decisions if b.decisions else 0:.3f}")
+    out.print(table)
+    seats = Table(title="win rate by seat")
+    seats.add_column("bot")
+    for k in range(len(specs)):
+        seats.add_column(f"seat {k + 1}", justify="right")
+    for b in report.bots.values():
+        seats.add_row(b.spec, *(f"{b.seat_wins.get(k, 0) / g:.1%} ({g})"
+                                for k, g in sorted(b.seat_games.items())))
+    out.print(seats)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_json(), indent=1))
+    if csv_out is not None:
+        import csv
+
+        with csv_out.open("w", newline="") as fh:
+            writer = csv.writer(fh)
+            writer.writerow(["game", "seed", "seat", "bot", "total", "cash", "companies",
+                             "diamonds", "bookkeeping", "won"])
+            for rec in report.games:
+                for seat, spec in enumerate(rec.seats):
+                    won = 1 / len(rec.winners) if seat in rec.winners else 0
+                    writer.writerow([rec.index, rec.seed, seat + 1, spec, rec.totals[seat],
+                                     rec.cash[seat], rec.companies[seat], rec.diamonds[seat],
+                                     rec.bookkeeping[seat], won])

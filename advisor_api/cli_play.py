@@ -1,0 +1,174 @@
+"""``mombasa play``: an interactive game in the terminal against AI bots. The AI seats
+move with their bot specs; at the human seat the board is shown, the legal steps are
+listed and one is read from stdin (a number or a step in notation, which can be
+piped), with '?' for the suggestions of a short search, 'b' for the board and 'q' to
+quit."""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+import engine
+from advisor_api.cli_analyse import _lines_table, _print_solver_notes, _search, _summary
+from advisor_api.cli_bots import split_players
+from advisor_api.cli_random import _score_table
+
+play_app = typer.Typer()
+
+PLAY_HELP = ("Type the number of a choice, or a step in notation (e.g. 'unit CAI'); "
+             "'?' suggestions, 'b' the board, 'q' quit.")
+
+
+@play_app.command()
+def play(
+    players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
+    ai: Annotated[str, typer.Option(help="Bot spec of the AI seats (one for all, or one "
+                                         "per AI seat, comma separated).")]
+    = "mcts:time=0.5",
+    seed: Annotated[int | None, typer.Option(min=0, help="Game seed (default: random).")]
+    = None,
+    seat: Annotated[int, typer.Option(min=1, max=4, help="Your seat.")] = 1,
+    variable: Annotated[bool, typer.Option(help="Variable setup.")] = False,
+    hint_time: Annotated[float, typer.Option(min=0.01, help="Seconds of search for '?'.")]
+    = 1.0,
+) -> None:
+    """Play a game in the terminal against the AI (input can be piped)."""
+    from search.bot_specs import make_bot
+
+    if seat > players:
+        raise typer.BadParameter(f"seat {seat} in a {players}-player game",
+                                 param_hint="--seat")
+    specs = split_players(ai)
+    n_ai = players - 1
+    if len(specs) == 1:
+        specs = specs * n_ai
+    if len(specs) != n_ai:
+        raise typer.BadParameter(f"give 1 or {n_ai} bot specs, got {len(specs)}",
+                                 param_hint="--ai")
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 31)
+    me = seat - 1
+    bots: dict[int, Any] = {}
+    others = [i for i in range(players) if i != me]
+    try:
+        for k, i in enumerate(others):
+            bots[i] = make_bot(specs[k], seed=seed * 31 + i)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--ai") from None
+    console = Console(highlight=False)
+    console.print(f"Mombasa, {players} players, seed {seed}. You are P{seat}; "
+                  + ", ".join(f"P{i + 1}: {specs[k]}" for k, i in enumerate(others)) + ".")
+    console.print(PLAY_HELP)
+    s = engine.new_game(players=players, seed=seed, variable=variable)
+    dealt = 0
+    last_player = -2
+    while not s.is_over():
+        d = s.decision
+        if d.kind == "chance":
+            s = s.apply(s.sample_chance())
+            dealt += 1
+            continue
+        if dealt:
+            console.print(f"[dim]({dealt} card(s)/book(s) dealt)[/dim]")
+            dealt = 0
+        if d.player != me:
+            s = _ai_move(s, d.player, bots[d.player], console)
+            last_player = d.player
+            continue
+        if last_player != me:
+            _show_board(s, me, console)
+        last_player = me
+        nxt = _human_step(s, me, console, hint_time, seed)
+        if nxt is None:
+            console.print("Game abandoned.")
+            console.print(_score_table(s))
+            return
+        s = nxt
+    console.print(_score_table(s))
+    console.print("Winner(s): " + ", ".join(f"P{w + 1}" for w in engine.winners(s)))
+
+
+def _show_board(s: engine.State, me: int, console: Console) -> None:
+    from advisor_api.board import board_text
+
+    console.print(board_text(engine.observe(s, me).state, me), markup=False)
+
+
+def _ai_move(s: engine.State, player: int, bot: Any, console: Console) -> engine.State:
+    with console.status(f"P{player + 1} ({bot.name}) is thinking..."):
+        move = bot.choose(engine.observe(s, player))
+    text = move.text(s.cat)
+    if move.steps and move.steps[0].kind in ("plan", "ready", "tile"):
+        planned = sum(1 for st in move.steps if st.kind == "plan")
+        text = (f"planned {planned} card(s), hidden until the reveal"
+                if move.steps[0].kind != "tile" else "chose a starting tile (hidden)")
+    console.print(f"P{player + 1}: {text}")
+    return engine.apply_move(s, move, complete=False)
+
+
+def _read_line(console: Console) -> str | None:
+    line = sys.stdin.readline()
+    if line == "":
+        console.print()
+        return None
+    if not sys.stdin.isatty():  # piped input: show it, so the transcript reads well
+        console.print(line.rstrip("\n"), markup=False)
+    return line.strip()
+
+
+def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
+                seed: int) -> engine.State | None:
+    """Ask for one step until a legal one is given; None to quit."""
+    legal = s.legal_steps()
+    d = s.decision
+    console.print(f"Your decision ({d.kind}):")
+    width = max(len(str(len(legal))), 1)
+    for k, step in enumerate(legal, start=1):
+        console.print(f"  {k:>{width}}. {step.text(s.cat)}", markup=False)
+    while True:
+        console.print("> ", end="")
+        line = _read_line(console)
+        if line is None or line.lower() in ("q", "quit", "exit"):
+            return None
+        if not line:
+            continue
+        if line == "?":
+            _suggest(s, me, console, hint_time, seed)
+            continue
+        if line.lower() in ("b", "board"):
+            _show_board(s, me, console)
+            continue
+        if line.lower() in ("h", "help"):
+            console.print(PLAY_HELP)
+            continue
+        if line.isdigit():
+            k = int(line)
+            if 1 <= k <= len(legal):
+                return s.apply(legal[k - 1])
+            console.print(f"choose 1-{len(legal)}")
+            continue
+        try:
+            return s.apply(engine.Step.parse(line, s.cat))
+        except (engine.NotationError, engine.IllegalStep) as exc:
+            console.print(f"not accepted: {exc}", markup=False)
+
+
+def _suggest(s: engine.State, me: int, console: Console, seconds: float, seed: int) -> None:
+    from advisor_api import analysis
+    from advisor_api.settings import Settings
+    from advisor_api.solvers import solve_decision
+
+    obs = engine.observe(s, me)
+    settings = Settings(max_time=max(seconds, 1.0))
+    plan = analysis.make_plan(obs, settings, iterations=None, time=seconds, multipv=3,
+                              seed=seed, jobs=1)
+    result = _search(obs, None, seconds, seed, 1, console, "thinking")
+    answer = analysis.build_response(plan, result, result.elapsed,
+                                     solved=solve_decision(obs.state))
+    console.print(_lines_table(answer, "Suggestions: " + _summary(answer)))
+    _print_solver_notes(answer, console)

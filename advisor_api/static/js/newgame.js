@@ -1,0 +1,91 @@
+// The new-game dialog: the seat rows (human or AI with its strength or a custom bot
+// spec), setup and mode, creating the game, and opening a game by its id.
+
+import { api } from "./api.js";
+import { h, PLAYER_FILL } from "./svg.js";
+import { openGame } from "./game.js";
+import { $, errorText, message } from "./ui.js";
+
+const STRENGTHS = [
+  ["mcts:time=0.5", "Normal (0.5 s a move)"],
+  ["mcts:time=0.2", "Quick (0.2 s a move)"],
+  ["mcts:time=2", "Strong (2 s a move)"],
+  ["mcts:time=5", "Very strong (5 s a move)"],
+  ["greedy", "Greedy (instant)"],
+  ["random", "Random"],
+  ["custom", "Custom bot spec…"],
+];
+
+export function seatRows() {
+  const n = Number($("#ng-players").value);
+  const body = $("#ng-seats tbody");
+  const old = [...body.querySelectorAll("tr")].map((tr) => ({
+    kind: tr.querySelector(".ng-kind").value, bot: tr.querySelector(".ng-bot").value, custom: tr.querySelector(".ng-custom").value,
+  }));
+  body.replaceChildren();
+  for (let i = 0; i < n; i++) {
+    const prev = old[i] || { kind: i === 0 ? "human" : "ai", bot: STRENGTHS[0][0], custom: "" };
+    const kind = h("select", { class: "ng-kind", name: `seat${i + 1}-kind`, "aria-label": `Seat ${i + 1}` },
+      h("option", { value: "human" }, "Human"), h("option", { value: "ai" }, "AI"));
+    kind.value = prev.kind;
+    const bot = h("select", { class: "ng-bot", name: `seat${i + 1}-bot`, "aria-label": `Seat ${i + 1} AI strength` },
+      ...STRENGTHS.map(([v, label]) => h("option", { value: v }, label)));
+    bot.value = prev.bot;
+    const custom = h("input", { class: "ng-custom", name: `seat${i + 1}-spec`, placeholder: "e.g. mcts:iterations=400", "aria-label": `Seat ${i + 1} bot spec`, value: prev.custom });
+    const sync = () => {
+      bot.hidden = kind.value !== "ai";
+      custom.hidden = kind.value !== "ai" || bot.value !== "custom";
+    };
+    kind.addEventListener("change", sync);
+    bot.addEventListener("change", sync);
+    sync();
+    body.append(h("tr", { "data-seat": i + 1 }, h("td", {}, h("span", { class: "sw", style: `display:inline-block;width:12px;height:12px;border-radius:50%;background:${PLAYER_FILL[i]};margin-right:5px` }), `P${i + 1}`), h("td", {}, kind), h("td", {}, bot, custom)));
+  }
+}
+
+export function openNewGame() {
+  $("#ng-error").hidden = true;
+  if (!$("#ng-seats tbody").children.length) seatRows();
+  const dlg = $("#new-game");
+  if (!dlg.open) dlg.showModal();
+}
+
+export async function startGame(ev) {
+  ev.preventDefault();
+  const seats = [...document.querySelectorAll("#ng-seats tbody tr")].map((tr) => {
+    const kind = tr.querySelector(".ng-kind").value;
+    if (kind === "human") return { kind: "human" };
+    const sel = tr.querySelector(".ng-bot").value;
+    const bot = sel === "custom" ? tr.querySelector(".ng-custom").value.trim() : sel;
+    return bot ? { kind: "ai", bot } : { kind: "ai" };
+  });
+  const seedText = $("#ng-seed").value.trim();
+  const form = $("#new-form");
+  const body = {
+    seats,
+    variable: form.querySelector("input[name=setup]:checked").value === "variable",
+    mode: form.querySelector("input[name=mode]:checked").value,
+  };
+  if (seedText) body.seed = Number(seedText);
+  $("#ng-start").disabled = true;
+  try {
+    const v = await api.create(body);
+    $("#new-game").close();
+    message(null);
+    const seat = v.seat;
+    await openGame(v.id, seat);
+  } catch (err) {
+    const box = $("#ng-error");
+    box.textContent = errorText(err);
+    box.hidden = false;
+  } finally {
+    $("#ng-start").disabled = false;
+  }
+}
+
+export async function openById() {
+  const id = $("#ng-open-id").value.trim();
+  if (!id) return;
+  $("#new-game").close();
+  await openGame(id, 1);
+}

@@ -1,0 +1,160 @@
+// Rendering a view: the click context of the legal steps, the board and players, the
+// status line, the decision panel with its buttons and the list of legal steps; then
+// the log and the score, and the next poll.
+
+import { renderBoard, drawCosts, entryCost } from "./board.js";
+import { renderPlayers } from "./players.js";
+import * as S from "./steps.js";
+import { h } from "./svg.js";
+import { submit } from "./actions.js";
+import { closeChooser } from "./clicks.js";
+import { schedulePoll } from "./game.js";
+import { renderLog } from "./log.js";
+import { renderFinal, renderScore } from "./score.js";
+import { app } from "./state.js";
+import { stopSuggest, suggest, updateSuggestButton } from "./suggest.js";
+import { $, isAi, message, seatName, setUi } from "./ui.js";
+
+function buildContext(v) {
+  const cat = app.cat;
+  const st = v.observation.state;
+  const legal = v.legal.map((x) => x.text);
+  const kind = v.decision.kind;
+  const seat = v.seat;
+  const targetMap = new Map();
+  const add = (key, t) => {
+    if (!targetMap.has(key)) targetMap.set(key, []);
+    targetMap.get(key).push(t);
+  };
+  if (app.selected && !legal.some((t) => t.startsWith(`plan ${app.selected} `))) app.selected = null;
+  for (const t of legal) {
+    const p = S.parse(t);
+    const keys = S.targets(cat, st, t, seat);
+    if (p.kind === "plan") {
+      add(keys[0], t);
+      if (app.selected === p.args[0]) add(keys[1], t);
+      continue;
+    }
+    for (const k of keys) add(k, t);
+  }
+  const costs = {};
+  if (kind === "expansion") {
+    const company = S.workCompany(cat, st);
+    for (const t of legal) {
+      const p = S.parse(t);
+      if (p.kind === "enter" && company) costs[p.args[0]] = entryCost(cat, st, company, p.args[0]);
+    }
+  }
+  return {
+    cat, st, view: v, legal, kind, seat, targetMap, costs,
+    mine: legal.length > 0,
+    selected: app.selected,
+    decisionSeat: v.decision.seat,
+    homeSeat: app.homeSeat,
+    viewSeat: v.seat,
+  };
+}
+
+export function render(v) {
+  const changed = !app.view || app.view.id !== v.id || app.view.steps !== v.steps;
+  if (changed) {
+    closeChooser();
+    if (app.view && app.view.steps !== v.steps) stopSuggest(true);
+  }
+  app.view = v;
+  const ctx = buildContext(v);
+  app.ctx = ctx;
+  renderBoard($("#board"), ctx);
+  renderPlayers($("#players"), ctx);
+  markTargets(ctx);
+  drawCosts($("#board"), app.cat, ctx.costs);
+  renderStatus(ctx);
+  renderDecision(ctx);
+  renderLog(v);
+  renderScore(v);
+  renderFinal(v);
+  $("#btn-undo").disabled = !v.history.some((x) => x.source === "human" || x.source === "report");
+  const ui = v.over ? "over" : ctx.mine ? "turn" : v.mode === "play" && (v.ai.thinking || isAi(v, v.decision.seat)) ? "waiting" : "idle";
+  document.body.dataset.steps = String(v.steps);
+  document.body.dataset.round = String(v.round);
+  document.body.dataset.decision = v.decision.kind;
+  setUi(ui);
+  if (v.ai.error) message("info", `AI: ${v.ai.error}`);
+  schedulePoll();
+  if (ui === "turn" && changed && $("#suggest-auto").checked && v.decision.kind !== "chance") suggest();
+  updateSuggestButton();
+}
+
+function markTargets(ctx) {
+  for (const [key, steps] of ctx.targetMap) {
+    if (!steps.length) continue;
+    for (const node of document.querySelectorAll(`[data-target="${key}"]`)) node.classList.add("legal");
+  }
+  if (ctx.selected) {
+    for (const node of document.querySelectorAll(`[data-target="hand:${ctx.seat}:${ctx.selected}"]`)) node.classList.add("selected");
+  }
+}
+
+function renderStatus(ctx) {
+  const v = ctx.view;
+  const box = $("#status");
+  const parts = [];
+  parts.push(h("span", {}, v.round ? `Round ${v.round} · ${v.phase}` : "Setup"));
+  parts.push(" — ");
+  if (v.over) {
+    const w = (v.winners || []).map((x) => `P${x}`).join(" and ");
+    parts.push(h("b", {}, `Game over: ${w} win${(v.winners || []).length > 1 ? "" : "s"}`));
+  } else if (v.decision.kind === "chance") {
+    parts.push(v.mode === "live" ? h("b", {}, "Report what was revealed at the table") : h("span", { class: "thinking" }, "Dealing"));
+  } else if (ctx.mine) {
+    parts.push(h("b", {}, `${seatName(v, v.decision.seat)}: ${v.decision.kind}`));
+  } else {
+    parts.push(h("span", { class: v.ai.thinking ? "thinking" : "" }, `${seatName(v, v.decision.seat)} is deciding (${v.decision.kind})`));
+  }
+  parts.push(h("span", { class: "muted" }, `  · ${v.mode === "live" ? "live table" : "play"} · game ${v.id} · seed ${v.seed}`));
+  box.replaceChildren(...parts);
+}
+
+function renderDecision(ctx) {
+  const v = ctx.view;
+  const titleNode = $("#decision-title");
+  const helpNode = $("#decision-help");
+  const buttons = $("#decision-buttons");
+  buttons.replaceChildren();
+  if (v.over) {
+    titleNode.textContent = "The game is over";
+    helpNode.textContent = "The final score is above. Start a new game to play again.";
+  } else if (!ctx.mine) {
+    titleNode.textContent = `Waiting for ${seatName(v, v.decision.seat)}`;
+    helpNode.textContent = v.decision.kind === "chance" ? "The service deals the next cards and books." : `${seatName(v, v.decision.seat)} decides: ${v.decision.kind}.`;
+  } else {
+    if (v.decision.kind === "chance") {
+      const first = S.parse(ctx.legal[0]);
+      const what = { "deal-card": `a card for display space ${first.args[1]}`, "deal-book": `a book for space ${first.args[1]}`,
+        "deal-track": `the track at ${S.companyName(app.cat, first.args[0])}`, "deal-tile": `a starting tile for ${first.args[0]}` }[first.kind] || "an outcome";
+      titleNode.textContent = `At the table: ${what}`;
+    } else {
+      titleNode.textContent = `${seatName(v, v.decision.seat)}: ${v.decision.kind}`;
+    }
+    helpNode.textContent = S.help(v.decision.kind, v.mode === "live");
+    if (ctx.selected) {
+      buttons.append(h("span", { class: "muted" }, `Selected ${S.cardLabel(app.cat, ctx.selected)}: click a slot. `),
+        h("button", { type: "button", onclick: () => { app.selected = null; render(app.view); } }, "Cancel"));
+    }
+    for (const t of ctx.legal) {
+      const p = S.parse(t);
+      if (!S.BUTTON_KINDS.has(p.kind) && !(p.kind === "end" && p.args[0] === "-")) continue;
+      buttons.append(h("button", { type: "button", "data-step": t, title: t, onclick: () => submit(t) }, S.describe(app.cat, ctx.st, t)));
+    }
+  }
+  renderLegalList(ctx);
+}
+
+export function renderLegalList(ctx) {
+  const list = $("#legal-steps");
+  const filter = $("#legal-filter").value.trim().toLowerCase();
+  const items = ctx.legal.filter((t) => !filter || t.toLowerCase().includes(filter));
+  $("#legal-count").textContent = ctx.legal.length ? `(${ctx.legal.length})` : "";
+  list.replaceChildren(...items.map((t) => h("button", { type: "button", "data-step": t, title: S.describe(app.cat, ctx.st, t), onclick: () => submit(t) }, t)));
+  $("#legal-box").hidden = !ctx.legal.length;
+}
