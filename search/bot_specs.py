@@ -3,6 +3,7 @@ recipe (``"mcts:time=0.25,c=0.6"``), parsed and built in one place."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import fields, replace
 
@@ -62,7 +63,10 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         if name == "policy":
             return PolicyBot(seed)
         if name in ("bookkeeper", "diamonds", "shares"):
-            return SpecialistBot(name, seed, strength=float(opts.get("strength", 1.0)),
+            strength = float(opts["strength"]) if "strength" in opts else None
+            if strength is not None and not (math.isfinite(strength) and strength >= 0):
+                raise ValueError(f"strength: a number >= 0, got {opts['strength']!r}")
+            return SpecialistBot(name, seed, strength=strength,
                                  evaluator=opts.get("eval", "learned"))
         if name == "greedy":
             return GreedyBot(seed, samples=int(opts.get("samples", 1)),

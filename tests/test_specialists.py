@@ -18,7 +18,7 @@ from engine import apply_move, new_game, observe, score
 from search.bot_specs import make_bot
 from search.dataset import Dataset
 from search.features import FEATURES, INDEX, ink_walk, player_features
-from search.specialists import ROUTES, SpecialistBot
+from search.specialists import DEFAULT_STRENGTH, ROUTES, SpecialistBot
 from search.value_model import ANCHORED, fit
 
 
@@ -43,6 +43,18 @@ def test_specs_build_each_route_and_refuse_unknown_settings() -> None:
         make_bot("bookkeeper:depth=3")
     with pytest.raises(ValueError, match="route"):
         SpecialistBot("cash")
+    for bad in ("nan", "-1", "inf"):
+        with pytest.raises(ValueError, match="strength: a number >= 0"):
+            make_bot(f"diamonds:strength={bad}")
+
+
+def test_each_route_has_its_measured_default_strength() -> None:
+    """Without ``strength=`` a specialist pushes its route as hard as measured best
+    (docs/catalogue.md: the diamond specialist at 0.5, the others at 1.0)."""
+    assert DEFAULT_STRENGTH == {"bookkeeper": 1.0, "diamonds": 0.5, "shares": 1.0}
+    for route in ROUTES:
+        bot = make_bot(route)
+        assert isinstance(bot, SpecialistBot) and bot.strength == DEFAULT_STRENGTH[route]
 
 
 def test_bookkeeper_moves_its_ink_jar_further_than_greedy() -> None:
