@@ -414,3 +414,36 @@ def test_not_an_object() -> None:
 def test_breaking_does_not_touch_the_shipped_copy(raw: Raw) -> None:
     _drop_region(raw)
     assert len(_SHIPPED["regions"]) == 24
+
+
+OPTIONAL_FIELDS: list[tuple[Callable[[Raw], None], str]] = [
+    (lambda r: r["cards"]["action"][_card(r, "B11")].update(value="x"),
+     r"^cards\.action\[\d+\]\.value: expected an integer"),
+    (lambda r: r["cards"]["action"][_card(r, "B11")].update(value=-1),
+     r"^cards\.action\[\d+\]\.value: must be >= 0, got -1"),
+    (lambda r: next(c for c in r["cards"]["action"] if c["kind"] == "goods")
+     .update(company="XYZ"), r"^cards\.action\[\d+\]\.company: .*XYZ"),
+    (lambda r: r["bonus_tiles"][2].update(value="two"),
+     r"^bonus_tiles\[2\]\.value: expected an integer"),
+    (lambda r: r["bonus_spaces"][0].update(cost="free"),
+     r"^bonus_spaces\[0\]\.cost: expected an integer"),
+    (lambda r: r["bonus_spaces"][0].update(bonus_pounds=-3),
+     r"^bonus_spaces\[0\]\.bonus_pounds: must be >= 0, got -3"),
+    (lambda r: r["bonus_spaces"][2].update(reward={"pounds": "lots"}),
+     r"^bonus_spaces\[2\]\.reward\.pounds: expected an integer"),
+    (lambda r: r["bonus_spaces"][0].update(lines=[{"min": 1, "company": "NOPE", "steps": 1}]),
+     r"^bonus_spaces\[0\]\.lines\[0\]\.company: .*NOPE"),
+]
+
+
+@pytest.mark.parametrize(("breaker", "match"), OPTIONAL_FIELDS,
+                         ids=[f"optional-{i}" for i in range(len(OPTIONAL_FIELDS))])
+def test_optional_fields_are_checked_when_present(
+        raw: Raw, breaker: Callable[[Raw], None], match: str) -> None:
+    """Fields a component's kind does not need may be left out, but a value given is
+    checked like any other: a clear error with its path, never a bare ValueError."""
+    breaker(raw)
+    with pytest.raises(CatalogueError, match=match):
+        validate(raw)
+    with pytest.raises(CatalogueError, match=match):
+        engine.catalogue.parse_catalogue(raw)
