@@ -12,6 +12,7 @@ import typer
 from advisor_api.cli_analyse import _search, analyse_app, parse_seconds
 from advisor_api.cli_arena import arena_app
 from advisor_api.cli_bots import split_players
+from advisor_api.cli_catalogue import catalogue_app
 from advisor_api.cli_play import play_app
 from advisor_api.cli_random import random_app
 from advisor_api.cli_serve import serve_app
@@ -31,6 +32,7 @@ app.add_typer(play_app)
 app.add_typer(train_app)
 app.add_typer(arena_app)
 app.add_typer(solve_app, name="solve")
+app.add_typer(catalogue_app, name="catalogue")
 
 
 def main() -> None:  # pragma: no cover - console entry

@@ -31,7 +31,7 @@ from typing import Any
 
 from engine.catalogue.books import read_book_display, read_books, read_round_coins
 from engine.catalogue.cards import read_cards, read_display
-from engine.catalogue.checks import SCHEMA, CatalogueError, as_dict
+from engine.catalogue.checks import SCHEMA, CatalogueError, as_dict, strip_comments
 from engine.catalogue.header import read_companies, read_header
 from engine.catalogue.map import read_base, read_map
 from engine.catalogue.model import (
@@ -197,8 +197,10 @@ def parse_catalogue(raw: dict[str, Any], path: str = "<memory>") -> Catalogue:
     Sections are read in a fixed order, so a file with several faults always reports
     the same first one; the cross-section checks (borders against regions, starting
     tiles against card codes, bonus spaces against tiles) come after what they need.
+    Comments (object keys starting with ``//``, see ``checks.strip_comments``) are
+    dropped first, here and nowhere else.
     """
-    root = as_dict(raw, "$")
+    root = as_dict(strip_comments(raw), "$")
     reconstruction = read_header(root)
     companies = read_companies(root)
     base = read_base(root)

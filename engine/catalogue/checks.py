@@ -41,6 +41,30 @@ class CatalogueError(ValueError):
     """A catalogue breaks a count or structural rule; the message starts with its path."""
 
 
+COMMENT_PREFIX = "//"
+
+
+def strip_comments(value: Any) -> Any:
+    """``value`` without its comments: object keys starting with ``//`` (``"//"``,
+    ``"// regions"``...), at any depth, whatever their value. JSON has no comments, so
+    a catalogue file carries its notes in such keys; the loader drops them before its
+    walk, so they are allowed everywhere and never checked.
+
+    >>> strip_comments({"//": "a note", "a": [{"// why": ["x"], "b": 1}], "c/": 2})
+    {'a': [{'b': 1}], 'c/': 2}
+    """
+    if isinstance(value, dict):
+        return {k: strip_comments(v) if isinstance(v, _NESTED) else v
+                for k, v in value.items()
+                if not (isinstance(k, str) and k.startswith(COMMENT_PREFIX))}
+    if isinstance(value, list):
+        return [strip_comments(v) if isinstance(v, _NESTED) else v for v in value]
+    return value
+
+
+_NESTED = (dict, list)
+
+
 Key = str | int | None
 
 
