@@ -32,16 +32,24 @@ class Decision:
       ``deal-card``, ``deal-book``, ``deal-tile``), and ``target``, the company, display
       space, book space or seat it is dealt to.
 
+    Planning and the starting-tile choice are simultaneous: ``seats`` lists every seat
+    that still has that decision to take, ``player`` first (the default decider, in
+    turn order). Any of them may decide first: ``state.apply(step, player=k)``, or
+    ``state.decide_as(k)`` for the position with seat ``k`` deciding. For every other
+    decision ``seats`` is ``None``.
+
     >>> Decision("expansion", 0, company=2, points=3, entered=(), ousted=())
     Decision('expansion', player=0, company=2, points=3, entered=(), ousted=())
-    >>> Decision("plan", 1, slot=-1).hidden
+    >>> Decision("plan", 1, slot=-1, seats=(1, 0)).hidden
     True
+    >>> Decision("plan", 1, slot=-1, seats=(1, 0)).deciders
+    (1, 0)
     """
 
     __slots__ = ("kind", "player", "company", "points", "units", "slot", "card", "moved",
-                 "entered", "ousted", "space", "books", "event", "target")
+                 "entered", "ousted", "space", "books", "event", "target", "seats")
     _ARGS = ("company", "points", "units", "slot", "card", "moved", "entered", "ousted", "space",
-             "books", "event", "target")
+             "books", "event", "target", "seats")
 
     def __init__(self, kind: str, player: int, *, company: int | None = None,
                  points: int | None = None, units: int | None = None,
@@ -50,7 +58,7 @@ class Decision:
                  entered: tuple[int, ...] | None = None,
                  ousted: tuple[int, ...] | None = None, space: int | None = None,
                  books: tuple[int, ...] | None = None, event: str | None = None,
-                 target: int | None = None) -> None:
+                 target: int | None = None, seats: tuple[int, ...] | None = None) -> None:
         self.kind = kind
         self.player = player
         self.company = company
@@ -65,12 +73,26 @@ class Decision:
         self.books = books
         self.event = event
         self.target = target
+        self.seats = seats
 
     @property
     def hidden(self) -> bool:
         """True for decisions other players do not see until the reveal (Planning and
         the starting-tile choice)."""
         return self.kind in HIDDEN_KINDS
+
+    @property
+    def simultaneous(self) -> bool:
+        """True for a decision several seats take at once (Planning, the starting tile)."""
+        return self.seats is not None
+
+    @property
+    def deciders(self) -> tuple[int, ...]:
+        """Every seat that may decide now: ``seats`` for a simultaneous decision, else
+        ``(player,)``, or ``()`` for chance and the end of the game."""
+        if self.seats is not None:
+            return self.seats
+        return (self.player,) if self.player >= 0 else ()
 
     @property
     def is_chance(self) -> bool:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.rules import IllegalStep, apply, decision
+from engine.rules import IllegalStep, apply, decide_as, decision
 from engine.state import State
 from engine.steps import Move, Step
 
@@ -26,6 +26,9 @@ def apply_move(s: State, move: Move, complete: bool = True) -> State:
     cur = s
     for i, step in enumerate(move.steps):
         d = decision(cur)
+        if d.player != move.player and move.player in d.deciders:
+            cur = decide_as(cur, move.player)  # a simultaneous decision: any seat first
+            d = decision(cur)
         if d.player != move.player:
             who = "chance" if d.player < 0 else f"P{d.player + 1}"
             raise IllegalStep(
@@ -34,6 +37,8 @@ def apply_move(s: State, move: Move, complete: bool = True) -> State:
             cur = apply(cur, step)
         except IllegalStep as exc:
             raise IllegalStep(f"steps[{i}]: {exc}") from None
+    # A seat that stepped into a simultaneous decision is its first decider until it is
+    # done, so "still deciding" is the first decider being the mover.
     if (complete and move.player >= 0 and decision(cur).player == move.player
             and not cur.is_over()):
         raise IllegalStep(

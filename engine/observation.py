@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from engine.rules import decide_as
 from engine.state import HIDDEN, State, bits
 from engine.tables import tables
 
@@ -49,6 +50,10 @@ def observe(s: State, viewer: int) -> Observation:
     """What ``viewer`` (0-based seat) knows of ``s``."""
     if not 0 <= viewer < s.n:
         raise ValueError(f"viewer: no seat {viewer + 1} in a {s.n}-player game")
+    if viewer in s.decision.deciders:
+        # A simultaneous decision (Planning, the starting tile) is the viewer's own from
+        # the moment it begins: the viewer sees the position with itself deciding.
+        s = decide_as(s, viewer)
     o = s.clone()
     o.rng = 0
     if not s.revealed:

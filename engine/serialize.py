@@ -439,6 +439,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
             raise StateFormatError("pending: expected a list")
         s.todo = tuple(_pending_in(r, it, f"pending[{i}]", s.n)
                        for i, it in enumerate(pending))
+    s.todo = _simultaneous_planning(s.todo, s.first, s.n)
     s.pool = _int(_get(obj, "pool", ""), "pool", 0, 99)
     s.turn_books = tuple(r.book(b, f"turn_books[{i}]")
                          for i, b in enumerate(_list(_get(obj, "turn_books", ""), "turn_books")))
@@ -462,6 +463,21 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
         if broken:
             raise StateFormatError(f"invariant: {broken[0]}")
     return s
+
+
+def _simultaneous_planning(todo: tuple[Any, ...], first: int, n: int) -> tuple[Any, ...]:
+    """Files written before Planning was simultaneous queue only the seat planning now
+    (the seats after it were queued as each became ready); queue them all, as today,
+    with the reveal after the last (the same game: each seat still plans in turn)."""
+    if not todo or todo[0][0] != "plan" or any(item[0] == "reveal" for item in todo):
+        return todo
+    seat = todo[0][1]
+    later = []
+    k = (seat + 1) % n
+    while k != first:
+        later.append(("plan", k, -1))
+        k = (k + 1) % n
+    return (todo[0], *later, ("reveal",)) + todo[1:]
 
 
 def _real_card(r: _Reader, v: Any, field: str) -> int:

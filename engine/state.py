@@ -46,7 +46,7 @@ from engine.primitives import (  # noqa: F401 - re-exported (older imports, test
     bits,
     replace_at,
 )
-from engine.rules import apply, decision, legal_steps, sample_chance
+from engine.rules import apply, decide_as, decision, legal_steps, sample_chance
 from engine.steps import Step
 
 
@@ -275,13 +275,21 @@ class State:
         """Who decides next, with the decision's arguments (see :class:`Decision`)."""
         return decision(self)
 
-    def legal_steps(self) -> list[Step]:
-        """Every legal step at this decision (chance outcomes at a chance event)."""
-        return legal_steps(self)
+    def legal_steps(self, player: int | None = None) -> list[Step]:
+        """Every legal step at this decision (chance outcomes at a chance event); with
+        ``player``, that seat's steps at a simultaneous decision (Planning, the starting
+        tile), which any seat still deciding may take first."""
+        return legal_steps(self, player)
 
-    def apply(self, step: Step) -> State:
-        """The state after ``step`` (checked; raises ``IllegalStep``)."""
-        return apply(self, step)
+    def apply(self, step: Step, player: int | None = None) -> State:
+        """The state after ``step`` (checked; raises ``IllegalStep``); with ``player``,
+        the step is that seat's (see :meth:`legal_steps`)."""
+        return apply(self, step, player)
+
+    def decide_as(self, player: int) -> State:
+        """This position with seat ``player`` taking its simultaneous decision first
+        (``decision.player == player``); raises ``IllegalStep`` if it has none now."""
+        return decide_as(self, player)
 
     def sample_chance(self) -> Step:
         """A chance outcome drawn with the state's own generator."""

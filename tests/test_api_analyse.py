@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import threading
 import time
 from collections.abc import Iterator
@@ -172,10 +173,29 @@ def test_game_over_is_409(api: TestClient) -> None:
 
 def test_observation_of_another_player_is_409(api: TestClient) -> None:
     s = mid_game()
+    rng = random.Random(2)
+    while s.decision.simultaneous or s.decision.is_chance:
+        s = s.apply(s.sample_chance() if s.decision.is_chance else rng.choice(s.legal_steps()))
     other = 1 - s.decision.player
     r = _post(api, {"observation": engine.observation_to_json(engine.observe(s, other))})
     assert r.status_code == 409
     assert r.json()["field"] == "observation.viewer"
+
+
+def test_planning_is_analysed_for_every_seat_still_planning(api: TestClient) -> None:
+    """Planning is simultaneous (issue 14): a seat's analysis is there as soon as the
+    phase starts, whichever seat the state lists first."""
+    s = mid_game()
+    while s.decision.kind != "plan" or len(s.decision.seats or ()) < 2:
+        s = s.apply(s.sample_chance() if s.decision.is_chance else s.legal_steps()[-1])
+    second = s.decision.seats[1]
+    obs = engine.observe(s, second)
+    assert obs.state.decision.player == second
+    r = _post(api, {"observation": engine.observation_to_json(obs), "limit": {"iterations": 30}})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["decision"]["seat"] == second + 1 and body["pov"] == f"P{second + 1}"
+    assert body["decision"]["kind"] == "plan" and body["lines"]
 
 
 # -- 422 ----------------------------------------------------------------------------------

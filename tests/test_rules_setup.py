@@ -87,7 +87,7 @@ def test_variable_setup_deals_two_tiles_and_each_player_keeps_one() -> None:
     deal each player 2 face-down tiles ... Each player looks at his 2 tiles, secretly
     chooses one of them". Step 2: each company gets a track of a different card."""
     s = resolve_chance(engine.new_game(players=3, seed=4, variable=True))
-    assert s.decision == engine.Decision("starting-tile", 0)
+    assert s.decision == engine.Decision("starting-tile", 0, seats=(0, 1, 2))
     dealt = [p.tile_options for p in s.players]
     assert all(len(d) == 2 for d in dealt)
     assert len({t for d in dealt for t in d}) == 6

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHANCE_EVENTS", "CHANCE_OPS", "OP_KINDS", "ROUNDS", "IllegalStep", "apply",
-    "apply_unchecked", "chance_outcomes", "decision", "entry_costs", "legal_steps",
+    "apply_unchecked", "chance_outcomes", "decide_as", "decision", "entry_costs", "legal_steps",
     "random_step", "run_automatic", "sample_chance",
 ]
 
@@ -95,15 +95,61 @@ def _plain(s: State, item: Item) -> Decision:
     return Decision(OP_KINDS[item[0]], item[1])
 
 
+# Decisions every seat takes at once: each seat's item is queued, the run of them at the
+# front of the queue is the group still deciding (planning.py, setup.py).
+SIMULTANEOUS_OPS = frozenset({"plan", "tile"})
+
+
+def _seats(s: State, op: str) -> tuple[int, ...]:
+    """The seats of the run of ``op`` items at the front of the queue, in queue order."""
+    seats = []
+    for item in s.todo:
+        if item[0] != op:
+            break
+        seats.append(item[1])
+    return tuple(seats)
+
+
+def decide_as(s: State, player: int) -> State:
+    """The same position with seat ``player`` taking its simultaneous decision first.
+
+    Planning and the starting-tile choice are taken by every seat at once; the state
+    lists one default decider (``decision.player``). Raises :class:`IllegalStep` if
+    ``player`` has no decision now.
+
+    >>> import engine
+    >>> s = engine.new_game(players=3, seed=5)
+    >>> while s.decision.kind != "plan":
+    ...     d = s.decision
+    ...     s = s.apply(s.sample_chance() if d.is_chance else s.legal_steps()[0])
+    >>> s.decision.seats
+    (0, 1, 2)
+    >>> s.decide_as(2).decision.player, s.decide_as(2).decision.seats
+    (2, (2, 0, 1))
+    """
+    d = decision(s)
+    if player == d.player:
+        return s
+    if d.seats is None or player not in d.seats:
+        who = "chance" if d.player < 0 else f"P{d.player + 1}"
+        raise IllegalStep(f"P{player + 1} has no decision now: the decision is "
+                          f"{d.kind!r} of {who}")
+    n = s.clone()
+    k = d.seats.index(player)
+    n.todo = (n.todo[k],) + n.todo[:k] + n.todo[k + 1:]
+    return n
+
+
 def _chance(s: State, item: Item) -> Decision:
     return Decision("chance", NOBODY, event=CHANCE_EVENTS[item[0]], target=item[2])
 
 
 _DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
-    "tile": _plain, "rest": _plain, "act": _plain,
+    "tile": lambda s, item: Decision("starting-tile", item[1], seats=_seats(s, "tile")),
+    "rest": _plain, "act": _plain,
     "rmpost": lambda s, item: Decision(
         "remove-post", item[1], ousted=tuple(i[2] for i in s.todo if i[0] == "oust")),
-    "plan": lambda s, item: Decision("plan", item[1], slot=item[2]),
+    "plan": lambda s, item: Decision("plan", item[1], slot=item[2], seats=_seats(s, "plan")),
     "buy": lambda s, item: Decision("goods-buy", item[1], units=item[2]),
     "alloc": lambda s, item: Decision("goods-track", item[1], units=item[2]),
     "enter": lambda s, item: Decision("expansion", item[1], company=item[2],
@@ -120,8 +166,11 @@ _DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
 }
 
 
-def legal_steps(s: State) -> list[Step]:
-    """Every legal step at this state (chance outcomes at a chance event)."""
+def legal_steps(s: State, player: int | None = None) -> list[Step]:
+    """Every legal step at this state (chance outcomes at a chance event); with
+    ``player``, that seat's legal steps at a simultaneous decision (:func:`decide_as`)."""
+    if player is not None:
+        s = decide_as(s, player)
     return list(_legal(s))
 
 
@@ -147,12 +196,16 @@ def chance_outcomes(s: State) -> list[tuple[Step, float]]:
     return [(st, p) for st in steps]
 
 
-def apply(s: State, step: Step) -> State:
-    """The state after ``step``; raises :class:`IllegalStep` (state untouched) if illegal."""
+def apply(s: State, step: Step, player: int | None = None) -> State:
+    """The state after ``step``; raises :class:`IllegalStep` (state untouched) if illegal.
+    With ``player``, the step is that seat's (at a simultaneous decision any seat still
+    deciding may step first; otherwise ``player`` must be the decider)."""
     if not isinstance(step, Step):
         raise IllegalStep(f"not a Step: {step!r}")
     if s.phase == OVER:
         raise IllegalStep("the game is over")
+    if player is not None:
+        s = decide_as(s, player)
     legal = _legal(s)
     if step not in legal:
         raise IllegalStep(_why_illegal(s, step, list(legal)))

@@ -1,5 +1,12 @@
 """Planning: cards from the hand into the action slots, left to right, hidden until all
-reveal (rulebook: "1. Planning phase")."""
+reveal (rulebook: "1. Planning phase").
+
+Planning is simultaneous: every seat's ``("plan", seat, last_slot)`` item is queued at
+the start of the round, in turn order from the first player, with the reveal after them.
+The first of them is the default decider; any other seat still planning may go first
+(:func:`engine.rules.decide_as` moves its item to the front), since no seat's plan
+depends on another's. ``ready`` ends one seat's planning; the reveal comes when the last
+seat is ready."""
 
 from __future__ import annotations
 
@@ -39,11 +46,7 @@ def _ap_plan(s: State, item: Item, step: Step) -> None:
 
 
 def _ap_ready(s: State, item: Item, step: Step) -> None:
-    nxt = (item[1] + 1) % s.n
-    if nxt == s.first:
-        replace_top(s, (("reveal",),))
-    else:
-        replace_top(s, (("plan", nxt, -1),))
+    s.todo = s.todo[1:]
 
 
 LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {

@@ -217,7 +217,9 @@ def _auto_round(s: State, item: Item) -> None:
         p.ended = False
     s.revealed = False
     s.phase = PLANNING
-    replace_top(s, (("plan", s.first, -1),))
+    # Every seat plans at once (planning.py); the reveal follows the last seat's plan.
+    replace_top(s, tuple(("plan", (s.first + k) % s.n, -1) for k in range(s.n))
+                + (("reveal",),))
 
 
 def _auto_prep(s: State, item: Item) -> None:
