@@ -168,6 +168,7 @@ def _catalogue_json(cat: Catalogue) -> dict[str, Any]:
                                               strict=True)},
         "cards": _cards(cat),
         "action_cards": [cat.cards[c].name for c in cat.action_cards],
+        "card_letters": list(cat.letters),
         "tile_cards": [cat.cards[c].name for c in cat.tile_cards],
         "books": {b.name: {"name": b.name, "letter": b.letter,
                            "needs": [[MEASURES[m], n] for m, n in b.needs],

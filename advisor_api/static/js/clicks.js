@@ -7,6 +7,7 @@ import { baseValue } from "./board.js";
 import * as S from "./steps.js";
 import { h } from "./svg.js";
 import { submit } from "./actions.js";
+import { chanceClick } from "./chance.js";
 import { render } from "./render.js";
 import { app } from "./state.js";
 import { $, message, seatName } from "./ui.js";
@@ -32,6 +33,7 @@ export function onTableClick(ev) {
     message("info", v.decision.kind === "chance" ? "Wait: the cards and books are being dealt." : `Wait for ${seatName(v, v.decision.seat)}: it is not your decision.`);
     return;
   }
+  if (chanceClick(ev, chain)) return; // live mode: any space still to be dealt, in any order
   const seat = ctx.seat;
   if (ctx.kind === "plan") {
     const hand = chain.find((k) => k.startsWith(`hand:${seat}:`));

@@ -7,6 +7,7 @@ import { renderBoard } from "./board.js";
 import { undo } from "./actions.js";
 import { closeChooser, onTableClick } from "./clicks.js";
 import { openGame } from "./game.js";
+import { closePicker } from "./picker.js";
 import { openById, openNewGame, seatRows, startGame } from "./newgame.js";
 import { renderLegalList } from "./render.js";
 import { app } from "./state.js";
@@ -31,9 +32,15 @@ async function main() {
   $("#ng-cancel").addEventListener("click", () => $("#new-game").close());
   $("#ng-open").addEventListener("click", openById);
   $("#legal-filter").addEventListener("input", () => app.ctx && renderLegalList(app.ctx));
-  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") closeChooser(); });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {
+      closeChooser();
+      closePicker();
+    }
+  });
   document.addEventListener("click", (ev) => {
     if (!$("#chooser").hidden && !ev.target.closest("#chooser") && !ev.target.closest("[data-target]")) closeChooser();
+    if (!$("#picker").hidden && !ev.target.closest("#picker") && !ev.target.closest("[data-target]")) closePicker();
   });
   const params = new URLSearchParams(location.hash.slice(1));
   const id = params.get("game");

@@ -7,9 +7,11 @@ import { renderPlayers } from "./players.js";
 import * as S from "./steps.js";
 import { h } from "./svg.js";
 import { submit } from "./actions.js";
+import { chancePanel, isLiveChance, markSlots, shownState, syncPicks } from "./chance.js";
 import { closeChooser } from "./clicks.js";
 import { schedulePoll } from "./game.js";
 import { renderLog } from "./log.js";
+import { closePicker } from "./picker.js";
 import { renderFinal, renderScore } from "./score.js";
 import { app } from "./state.js";
 import { stopSuggest, suggest, updateSuggestButton } from "./suggest.js";
@@ -59,14 +61,18 @@ export function render(v) {
   const changed = !app.view || app.view.id !== v.id || app.view.steps !== v.steps;
   if (changed) {
     closeChooser();
+    closePicker();
     if (app.view && app.view.steps !== v.steps) stopSuggest(true);
   }
   app.view = v;
+  syncPicks(v);
   const ctx = buildContext(v);
   app.ctx = ctx;
-  renderBoard($("#board"), ctx);
+  const shown = shownState(v, ctx.st);
+  renderBoard($("#board"), shown === ctx.st ? ctx : { ...ctx, st: shown });
   renderPlayers($("#players"), ctx);
   markTargets(ctx);
+  markSlots(v);
   drawCosts($("#board"), app.cat, ctx.costs);
   renderStatus(ctx);
   renderDecision(ctx);
@@ -128,15 +134,15 @@ function renderDecision(ctx) {
     titleNode.textContent = `Waiting for ${seatName(v, v.decision.seat)}`;
     helpNode.textContent = v.decision.kind === "chance" ? "The service deals the next cards and books." : `${seatName(v, v.decision.seat)} decides: ${v.decision.kind}.`;
   } else {
-    if (v.decision.kind === "chance") {
-      const first = S.parse(ctx.legal[0]);
-      const what = { "deal-card": `a card for display space ${first.args[1]}`, "deal-book": `a book for space ${first.args[1]}`,
-        "deal-track": `the track at ${S.companyName(app.cat, first.args[0])}`, "deal-tile": `a starting tile for ${first.args[0]}` }[first.kind] || "an outcome";
-      titleNode.textContent = `At the table: ${what}`;
+    if (isLiveChance(v)) {
+      chancePanel(v, titleNode, helpNode, buttons);
+    } else if (v.decision.kind === "chance") {
+      titleNode.textContent = "Dealing";
+      helpNode.textContent = S.help(v.decision.kind, false);
     } else {
       titleNode.textContent = `${seatName(v, v.decision.seat)}: ${v.decision.kind}`;
+      helpNode.textContent = S.help(v.decision.kind, v.mode === "live");
     }
-    helpNode.textContent = S.help(v.decision.kind, v.mode === "live");
     if (ctx.selected) {
       buttons.append(h("span", { class: "muted" }, `Selected ${S.cardLabel(app.cat, ctx.selected)}: click a slot. `),
         h("button", { type: "button", onclick: () => { app.selected = null; render(app.view); } }, "Cancel"));

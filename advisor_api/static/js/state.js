@@ -10,6 +10,7 @@ export const app = {
   view: null,
   ctx: null,
   selected: null, // planning: the hand card picked, waiting for a slot
+  chance: null, // live mode: {id, picks: Map space key -> component} entered ahead of the deal (chance.js)
   busy: false,
   pollTimer: null,
   polling: false,

@@ -256,7 +256,7 @@ export function help(kind, live) {
     "ink-jar": "Move the ink jar one book on, or stop it here.",
     "bookkeeping-points": "Click books in the book display to take them (left to right), then take the rest as pounds.",
     "place-book": "Click a space of your bookkeeping track for the book.",
-    chance: live ? "Report what was revealed at the table: click the display space or book space, or pick it from the list." : "Dealing…",
+    chance: live ? "Report what was revealed at the table: click any display or book space still to be dealt, in any order, and pick what lies there." : "Dealing…",
   };
   return h[kind] || "";
 }
