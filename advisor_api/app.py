@@ -29,7 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import engine
 from advisor_api import analysis, web
 from advisor_api.errors import ApiError, Busy, Conflict, InvalidInput
-from advisor_api.games import GameService, score_json
+from advisor_api.games import GameService, deciders_text, score_json
 from advisor_api.pool import WorkerPool
 from advisor_api.schemas import (
     AnalyseRequest,
@@ -276,7 +276,8 @@ class BodyLimit:
 
 # -- the application ----------------------------------------------------------------------
 
-SeatQuery = Annotated[int, Query(ge=1, le=4, description="the seat whose view (1-4)")]
+OptionalSeatQuery = Annotated[int | None, Query(ge=1, le=4, description=(
+    "the seat whose view (1-4; default the game's perspective seat)"))]
 
 DESCRIPTION = """Strategy advisor for the board game Mombasa: ranked suggestions for any
 position (MultiPV, win probability and expected money for every player), games against
@@ -343,21 +344,22 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
     async def create_game(req: CreateGame) -> dict[str, Any]:
         """A new game: 2-4 seats (human or AI with a bot spec), seed, setup and mode
         (``play``: the service deals chance and AI seats move; ``live``: mirror a table).
-        Answers the view of the first human seat (seat 1 if none)."""
+        Answers the view of the perspective seat ("I am seat N"; default the first human
+        seat, seat 1 if none)."""
         game = await svc.games.create([s.model_dump() for s in req.seats], req.seed,
-                                      req.variable, req.mode)
-        seat = next((i + 1 for i, s in enumerate(req.seats) if s.kind == "human"), 1)
-        return svc.games.view(game, seat)
+                                      req.variable, req.mode, req.perspective)
+        return svc.games.view(game, game.perspective)
 
     @app.get("/v1/games/{game_id}", tags=["games"], response_model=GameView,
              responses=errors(404, 422))
-    async def get_game(game_id: str, seat: SeatQuery,
+    async def get_game(game_id: str, seat: OptionalSeatQuery = None,
                        wait: Annotated[float, Query(ge=0, le=60, description=(
                            "seconds to wait for AI seats to finish moving"))] = 0.0
                        ) -> dict[str, Any]:
         """One seat's view: its observation, the decision, its legal steps (notation and
         JSON), the history (others' hidden steps as null) and the score."""
         game = await svc.games.get(game_id)
+        seat = seat or game.perspective
         svc.games.view(game, seat)  # 422 for a seat the game does not have, before waiting
         await svc.games.wait(game, wait)
         return svc.games.view(game, seat)
@@ -387,7 +389,7 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
         (a card or book revealed, a track or tile dealt)."""
         game = await svc.games.get(game_id)
         await svc.games.report_chance(game, req.step)
-        return svc.games.view(game, req.seat or 1)
+        return svc.games.view(game, req.seat or game.perspective)
 
     @app.post("/v1/games/{game_id}/undo", tags=["games"], response_model=GameView,
               responses=game_errors)
@@ -396,7 +398,7 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
         it: AI moves, chance dealt)."""
         game = await svc.games.get(game_id)
         await svc.games.undo(game)
-        return svc.games.view(game, (req.seat if req else None) or 1)
+        return svc.games.view(game, (req.seat if req else None) or game.perspective)
 
     @app.get("/v1/games/{game_id}/analysis", tags=["games"], response_model=AnalyseResponse,
              response_model_exclude_none=True,
@@ -404,7 +406,8 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
     async def game_analysis(
         game_id: str,
         seat: Annotated[int | None, Query(ge=1, le=4, description=(
-            "the seat to advise (default: the deciding player)"))] = None,
+            "the seat to advise (default: the perspective seat when it has a decision "
+            "pending, else the deciding player)"))] = None,
         time: Annotated[float | None, Query(gt=0, description="seconds")] = None,
         iterations: Annotated[int | None, Query(ge=1)] = None,
         multipv: Annotated[int, Query(ge=1)] = 3,
@@ -418,12 +421,14 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
         if seat is not None and not 1 <= seat <= game.players:
             raise InvalidInput(f"seat: this game has seats 1-{game.players}, got {seat}",
                                field="seat")
-        if not s.is_over() and d.kind != "chance":
-            who = seat - 1 if seat is not None else d.player
-            if who != d.player:
+        obs = analysis.observation_for_decider(s)  # 409 at chance or when over
+        if seat is None and game.perspective - 1 in d.deciders:
+            seat = game.perspective
+        if seat is not None and seat - 1 != d.player:
+            if seat - 1 not in d.deciders:
                 raise Conflict(f"not seat {seat}'s decision: the decision ({d.kind}) is "
-                               f"{analysis.player_name(d.player)}'s", field="seat")
-        obs = analysis.observation_for_decider(s)
+                               f"{deciders_text(d)}", field="seat")
+            obs = engine.observe(s, seat - 1)  # its own simultaneous decision
         plan = analysis.make_plan(obs, svc.settings, iterations=iterations, time=time,
                                   multipv=multipv, seed=seed, jobs=jobs, prefix="")
         return await svc.analyse(plan)

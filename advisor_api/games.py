@@ -63,6 +63,9 @@ class Game:
         self.variable: bool = params["variable"]
         self.mode: str = params["mode"]
         self.seats: list[dict[str, Any]] = params["seats"]
+        # "I am seat N" (1-based): the default seat of views, suggestions and the page.
+        self.perspective: int = params.get("perspective") or next(
+            (i + 1 for i, st in enumerate(self.seats) if st["kind"] == "human"), 1)
         self.states: list[State] = [engine.new_game(players=self.players, seed=self.seed,
                                                     variable=self.variable)]
         self.history: list[Record] = []
@@ -90,7 +93,7 @@ class Game:
             if idx != len(self.history):
                 raise IllegalStep(f"step index {idx} out of order")
             step = Step.parse(text, cat)
-            s = engine.apply(s, step)
+            s = engine.apply(s, step, player if player >= 0 else None)
             self.states.append(s)
             self.history.append(Record(player, step, source, group))
 
@@ -185,7 +188,7 @@ class GameService:
                 await t
 
     async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
-                     mode: str) -> Game:
+                     mode: str, perspective: int | None = None) -> Game:
         clean: list[dict[str, Any]] = []
         for i, seat in enumerate(seats):
             if seat["kind"] == "ai":
@@ -197,9 +200,18 @@ class GameService:
                     raise InvalidInput(f"seats[{i}].bot: only AI seats have a bot",
                                        field=f"seats[{i}].bot")
                 clean.append({"kind": "human", "bot": None})
+        if perspective is not None:
+            if not 1 <= perspective <= len(seats):
+                raise InvalidInput(f"perspective: this game has seats 1-{len(seats)}, got "
+                                   f"{perspective}", field="perspective")
+            if mode == "play" and clean[perspective - 1]["kind"] == "ai":
+                raise InvalidInput(f"perspective: seat {perspective} is an AI seat; in play "
+                                   "mode you sit at a human seat", field="perspective")
         params = {"players": len(seats), "seed": seed if seed is not None else
                   random.SystemRandom().randrange(1 << 31), "variable": variable,
                   "mode": mode, "seats": clean, "format": 1}
+        if perspective is not None:
+            params["perspective"] = perspective
         gid = secrets.token_hex(8)
         game = Game(gid, params)
         rows = self._deal(game)
@@ -279,9 +291,9 @@ class GameService:
         if d.kind == "chance":
             raise Conflict("chance event pending: report the outcome (POST .../chance)",
                            field="seat")
-        if d.player != seat - 1:
+        if seat - 1 not in d.deciders:
             raise Conflict(f"not seat {seat}'s decision: the decision ({d.kind}) is "
-                           f"{player_name(d.player)}'s", field="seat")
+                           f"{deciders_text(d)}", field="seat")
         if game.mode == "play" and game.is_ai(seat - 1) and not ai:
             raise Conflict(f"seat {seat} is an AI seat: it moves by itself", field="seat")
 
@@ -294,12 +306,13 @@ class GameService:
         for i, step in enumerate(steps):
             where = f"steps[{i}]: " if whole_move else ""
             d = s.decision
-            if s.is_over() or d.player != me:
-                who = "nobody (the game is over)" if s.is_over() else player_name(d.player)
+            if s.is_over() or me not in d.deciders:
+                who = "nobody's (the game is over)" if s.is_over() else deciders_text(d)
                 raise Conflict(f"{where}the move goes on after the turn ended (the "
-                               f"decision is {who}'s)", field="move")
+                               f"decision is {who})", field="move")
             try:
-                s = engine.apply(s, step)
+                # Planning and the starting tile: any seat still deciding may go first.
+                s = engine.apply(s, step, me)
             except IllegalStep as exc:
                 raise Conflict(f"{where}{exc}", field="move" if whole_move else "step") from None
             states.append(s)
@@ -387,10 +400,18 @@ class GameService:
         """Start the AI seats' background task if an AI seat is to move (play mode)."""
         if game.mode != "play" or game.ai_task is not None:
             return
-        s = game.state
-        if s.is_over() or not game.is_ai(s.decision.player):
+        if self._ai_to_move(game) is None:
             return
         game.ai_task = asyncio.ensure_future(self._ai_loop(game))
+
+    @staticmethod
+    def _ai_to_move(game: Game) -> int | None:
+        """The AI seat to move next: the decider, or at a simultaneous decision any AI
+        seat still deciding (AI seats plan without waiting for the humans)."""
+        s = game.state
+        if s.is_over():
+            return None
+        return next((p for p in s.decision.deciders if game.is_ai(p)), None)
 
     async def _ai_loop(self, game: Game) -> None:
         me = asyncio.current_task()
@@ -398,9 +419,10 @@ class GameService:
             while True:
                 async with game.lock:
                     s = game.state
-                    if s.is_over() or not game.is_ai(s.decision.player):
+                    ai_seat = self._ai_to_move(game)
+                    if ai_seat is None:
                         return
-                    player = s.decision.player
+                    player = ai_seat
                     spec = game.seats[player]["bot"]
                     version = game.version
                     obs = engine.observe(s, player)
@@ -445,9 +467,13 @@ class GameService:
         me = seat - 1
         s = game.state
         d = s.decision
+        mine = not s.is_over() and me in d.deciders
+        if mine and d.player != me:
+            d = s.decide_as(me).decision  # a simultaneous decision, seen as this seat's
         legal: list[dict[str, Any]] = []
-        if not s.is_over() and (d.player == me or (d.kind == "chance"
-                                                   and game.mode == "live")):
+        if mine:
+            legal = [step_out(st, s) for st in s.legal_steps(player=me)]
+        elif not s.is_over() and d.kind == "chance" and game.mode == "live":
             legal = [step_out(st, s) for st in s.legal_steps()]
         over = s.is_over()
         return {
@@ -459,11 +485,13 @@ class GameService:
             "seats": [{"seat": i + 1, "player": player_name(i), "kind": st["kind"],
                        "bot": st["bot"]} for i, st in enumerate(game.seats)],
             "seat": seat,
+            "perspective": game.perspective,
             "round": s.round,
             "phase": ("setup", "planning", "actions", "over")[s.phase],
             "decision": {"kind": d.kind, "player": player_name(d.player) if d.player >= 0
-                         else None, "seat": d.player + 1 if d.player >= 0 else None},
-            "your_turn": d.player == me and not over,
+                         else None, "seat": d.player + 1 if d.player >= 0 else None,
+                         "seats": [k + 1 for k in d.seats] if d.seats is not None else None},
+            "your_turn": mine,
             "legal": legal,
             "observation": engine.observation_to_json(engine.observe(s, me)),
             "history": self._history(game, me),
@@ -492,6 +520,11 @@ class GameService:
                         "step": None if hidden else rec.step.text(cat), "source": rec.source})
         out.reverse()
         return out
+
+
+def deciders_text(d: engine.Decision) -> str:
+    """Whose decision it is, in words: "P2's", or "P1's, P3's" when simultaneous."""
+    return ", ".join(f"{player_name(p)}'s" for p in d.deciders) or "chance's"
 
 
 def score_json(s: State) -> list[dict[str, Any]]:

@@ -120,6 +120,9 @@ class DecisionOut(_Answer):
     kind: str
     player: str | None = None
     seat: int | None = None
+    seats: list[int] | None = Field(
+        None, description="a simultaneous decision (Planning, the starting tile): every "
+                          "seat still deciding, any of which may go first")
 
 
 class LimitOut(_Answer):
@@ -157,6 +160,9 @@ class CreateGame(_Request):
     seed: int | None = Field(None, ge=0, le=SEED_MAX)
     variable: bool = False
     mode: Literal["play", "live"] = "play"
+    perspective: int | None = Field(
+        None, ge=1, le=4, description="'I am seat N': the seat whose view, suggestions and "
+        "page are the default (play mode: a human seat; default the first human seat)")
 
 
 StepValue = str | dict[str, Any]
@@ -210,6 +216,7 @@ class GameView(_Answer):
     variable: bool
     seats: list[SeatOut]
     seat: int
+    perspective: int = Field(description="the game's own seat ('I am seat N')")
     round: int
     phase: str
     decision: DecisionOut

@@ -288,7 +288,7 @@ def test_live_mode(api: TestClient) -> None:
                                                      "move": v["legal"][0]["text"]})
         assert r.status_code == 200, r.text
     v = _view(api, gid, 1, wait=0)
-    assert v["decision"] == {"kind": "plan", "player": "P1", "seat": 1}
+    assert v["decision"] == {"kind": "plan", "player": "P1", "seat": 1, "seats": [1, 2]}
     plan = next(x["text"] for x in v["legal"] if x["text"].startswith("plan"))
     _step(api, gid, 1, plan)
     _step(api, gid, 1, "ready")

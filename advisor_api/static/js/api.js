@@ -25,7 +25,7 @@ async function call(method, path, body, signal) {
 export const api = {
   catalogue: () => call("GET", "/v1/catalogue"),
   create: (body) => call("POST", "/v1/games", body),
-  view: (id, seat, wait = 0, signal) => call("GET", `/v1/games/${encodeURIComponent(id)}?seat=${seat}${wait ? `&wait=${wait}` : ""}`, undefined, signal),
+  view: (id, seat, wait = 0, signal) => call("GET", `/v1/games/${encodeURIComponent(id)}?${seat ? `seat=${seat}&` : ""}wait=${wait}`, undefined, signal),
   step: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/steps`, { seat, step }),
   move: (id, seat, move) => call("POST", `/v1/games/${encodeURIComponent(id)}/moves`, { seat, move }),
   chance: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/chance`, { step, seat }),

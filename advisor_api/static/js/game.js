@@ -9,10 +9,13 @@ import { isAi, setUi, showError } from "./ui.js";
 
 function desiredSeat(v) {
   if (v.over) return app.homeSeat;
-  const ds = v.decision.seat;
-  if (v.mode === "live") return ds || app.viewSeat;
-  if (ds && !isAi(v, ds)) return ds; // hot seat: every human seat plays at this screen
-  return app.homeSeat;
+  // Planning and the starting tile are simultaneous: your own seat first, as long as it
+  // still decides; then (live) the others' plans as they are revealed at the table.
+  const deciding = v.decision.seats || (v.decision.seat ? [v.decision.seat] : []);
+  if (deciding.includes(app.homeSeat)) return app.homeSeat;
+  if (v.mode === "live") return deciding[0] || app.viewSeat;
+  const human = deciding.find((s) => !isAi(v, s)); // hot seat: every human seat plays here
+  return human || app.homeSeat;
 }
 
 async function fetchView(wait = 0) {
@@ -26,6 +29,7 @@ async function fetchView(wait = 0) {
 }
 
 export async function openGame(id, seat) {
+  if (!seat) seat = (await api.view(id, null)).perspective; // "I am seat N" of the game
   app.id = id;
   app.homeSeat = seat;
   app.viewSeat = seat;
@@ -56,7 +60,8 @@ export function schedulePoll() {
   clearTimeout(app.pollTimer);
   const v = app.view;
   if (!v || v.over || v.mode !== "play") return;
-  const waiting = v.ai.thinking || (isAi(v, v.decision.seat) && !v.ai.error);
+  const deciding = v.decision.seats || [v.decision.seat];
+  const waiting = v.ai.thinking || (deciding.some((s) => isAi(v, s)) && !v.ai.error);
   if (!waiting) return;
   app.pollTimer = setTimeout(poll, 250);
 }

@@ -8,7 +8,7 @@ import { undo } from "./actions.js";
 import { closeChooser, onTableClick } from "./clicks.js";
 import { openGame } from "./game.js";
 import { closePicker } from "./picker.js";
-import { openById, openNewGame, seatRows, startGame } from "./newgame.js";
+import { openById, openNewGame, perspectiveChoices, seatRows, startGame } from "./newgame.js";
 import { renderLegalList } from "./render.js";
 import { app } from "./state.js";
 import { suggest } from "./suggest.js";
@@ -27,7 +27,8 @@ async function main() {
   $("#btn-new").addEventListener("click", openNewGame);
   $("#btn-undo").addEventListener("click", undo);
   $("#btn-suggest").addEventListener("click", () => suggest());
-  $("#ng-players").addEventListener("change", seatRows);
+  $("#ng-players").addEventListener("change", () => { seatRows(); perspectiveChoices(); });
+  for (const r of document.querySelectorAll("#new-form input[name=mode]")) r.addEventListener("change", perspectiveChoices);
   $("#new-form").addEventListener("submit", startGame);
   $("#ng-cancel").addEventListener("click", () => $("#new-game").close());
   $("#ng-open").addEventListener("click", openById);

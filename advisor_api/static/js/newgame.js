@@ -39,13 +39,26 @@ export function seatRows() {
     kind.addEventListener("change", sync);
     bot.addEventListener("change", sync);
     sync();
+    kind.addEventListener("change", perspectiveChoices);
     body.append(h("tr", { "data-seat": i + 1 }, h("td", {}, h("span", { class: "sw", style: `display:inline-block;width:12px;height:12px;border-radius:50%;background:${PLAYER_FILL[i]};margin-right:5px` }), `P${i + 1}`), h("td", {}, kind), h("td", {}, bot, custom)));
   }
+}
+
+// "I am seat N": any seat at a live table; a human seat when playing against the AI.
+export function perspectiveChoices() {
+  const sel = $("#ng-perspective");
+  const live = document.querySelector("#new-form input[name=mode]:checked")?.value === "live";
+  const kinds = [...document.querySelectorAll("#ng-seats tbody tr")].map((tr) => tr.querySelector(".ng-kind").value);
+  const allowed = kinds.map((k, i) => i + 1).filter((s) => live || kinds[s - 1] === "human");
+  const keep = Number(sel.value);
+  sel.replaceChildren(...(allowed.length ? allowed : [1]).map((s) => h("option", { value: s }, `seat ${s} (P${s})`)));
+  if (allowed.includes(keep)) sel.value = String(keep);
 }
 
 export function openNewGame() {
   $("#ng-error").hidden = true;
   if (!$("#ng-seats tbody").children.length) seatRows();
+  perspectiveChoices();
   const dlg = $("#new-game");
   if (!dlg.open) dlg.showModal();
 }
@@ -66,6 +79,8 @@ export async function startGame(ev) {
     variable: form.querySelector("input[name=setup]:checked").value === "variable",
     mode: form.querySelector("input[name=mode]:checked").value,
   };
+  const perspective = Number($("#ng-perspective").value);
+  if (perspective) body.perspective = perspective;
   if (seedText) body.seed = Number(seedText);
   $("#ng-start").disabled = true;
   try {
@@ -87,5 +102,5 @@ export async function openById() {
   const id = $("#ng-open-id").value.trim();
   if (!id) return;
   $("#new-game").close();
-  await openGame(id, 1);
+  await openGame(id, null); // the game's own perspective seat
 }
