@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from engine.catalogue import Catalogue, default_catalogue
-from engine.primitives import bits
+from engine.primitives import HIDDEN, bits
 
 # kind -> argument (name, type) pairs. Types: company, track, card, cards, dspace, bspace,
 # book, player, tile, slot, deck, region, column, bkspace, bonus, line, order.
@@ -210,7 +210,7 @@ def _format(cat: Catalogue, typ: str, value: int, step: Step) -> str:
     if typ == "player":
         return f"P{value + 1}"
     if typ == "tile":
-        return str(cat.starting_tiles[value].id)
+        return "?" if value == HIDDEN else str(cat.starting_tiles[value].id)
     if typ in ("slot", "column"):
         return str(value + 1)
     if typ == "deck":
@@ -252,6 +252,8 @@ def _parse_arg(cat: Catalogue, typ: str, word: str, kind: str, args: Sequence[in
                 raise ValueError("players are written P1..P4")
             return _in_range(_num(word[1:]), 1, 4) - 1
         if typ == "tile":
+            if word == "?":
+                return HIDDEN  # a tile dealt face down to another seat at a live table
             tid = _num(word)
             return next(i for i, t in enumerate(cat.starting_tiles) if t.id == tid)
         if typ == "slot":

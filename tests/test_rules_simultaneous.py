@@ -136,3 +136,46 @@ def test_files_saved_before_simultaneous_planning_load_as_the_same_game() -> Non
         ["plan", "plan", "reveal"]
     old = dict(saved, pending=[saved["pending"][0]] + saved["pending"][3:])
     assert engine.state_from_json(old) == s
+
+
+def test_at_a_live_table_the_tiles_dealt_to_others_are_never_asked() -> None:
+    """Issue 14: only the tile each other seat keeps is entered, at the reveal. A tile
+    dealt face down to another seat is ``deal-tile P1 ?``; that seat may then keep any
+    tile nobody else holds or kept."""
+    s = engine.new_game(players=3, seed=9, variable=True)
+    me = 1
+    mine = []
+    while s.decision.is_chance:
+        d = s.decision
+        if d.event == "deal-tile" and d.target != me:
+            step = engine.Step.parse(f"deal-tile P{d.target + 1} ?", s.cat)
+            assert step not in s.legal_steps()  # never a chance outcome of play mode
+        else:
+            step = s.sample_chance()
+            if d.event == "deal-tile":
+                mine.append(step.b)
+        s = s.apply(step)
+    assert s.players[me].tile_options == tuple(mine)
+    assert [x.a for x in s.legal_steps(player=me)] == mine
+    others = [x.a for x in s.legal_steps(player=0)]
+    assert sorted(others) == [t for t in range(len(s.cat.starting_tiles)) if t not in mine]
+    s = s.apply(engine.Step("tile", mine[0]), player=me)
+    s = s.apply(engine.Step("tile", others[0]), player=0)
+    third = [x.a for x in s.legal_steps(player=2)]
+    assert others[0] not in third and mine[0] not in third and mine[1] not in third
+    s = s.apply(engine.Step("tile", third[-1]), player=2)
+    assert [p.tile for p in s.players] == [others[0], mine[0], third[-1]]
+    assert engine.check_invariants(s) == []
+    assert engine.state_from_json(engine.state_to_json(s)) == s
+
+
+def test_an_unseen_deal_is_only_for_the_seat_being_dealt_to() -> None:
+    s = engine.new_game(players=2, seed=9, variable=True)
+    while s.decision.event != "deal-tile":
+        s = s.apply(s.sample_chance())
+    target = s.decision.target
+    wrong = engine.Step.parse(f"deal-tile P{2 - target} ?", s.cat)
+    with pytest.raises(IllegalStep):
+        s.apply(wrong)
+    assert engine.Step.parse(f"deal-tile P{target + 1} ?", s.cat).text(s.cat) == \
+        f"deal-tile P{target + 1} ?"

@@ -207,7 +207,7 @@ def apply(s: State, step: Step, player: int | None = None) -> State:
     if player is not None:
         s = decide_as(s, player)
     legal = _legal(s)
-    if step not in legal:
+    if step not in legal and not setup_and_rounds.unseen_deal(s, step):
         raise IllegalStep(_why_illegal(s, step, list(legal)))
     return apply_unchecked(s, step)
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from itertools import permutations
 from typing import TYPE_CHECKING
 
-from engine.primitives import ACTIONS, NOBODY, OVER, PLANNING, Item, bits, replace_at
+from engine.primitives import ACTIONS, HIDDEN, NOBODY, OVER, PLANNING, Item, bits, replace_at
 from engine.rules.common import _new, collect_reward, replace_top
 from engine.steps import Step
 from engine.tables import tables
@@ -63,7 +63,24 @@ def _legal_c_tile(s: State, item: Item) -> list[Step]:
 
 
 def _legal_tile(s: State, item: Item) -> list[Step]:
-    return [_new(Step, ("tile", t, -1, -1)) for t in s.players[item[1]].tile_options]
+    options = s.players[item[1]].tile_options
+    if HIDDEN in options:
+        # Dealt face down at a live table (unseen_deal): the seat keeps any tile nobody
+        # else is known to hold or to have kept.
+        others = {t for i, p in enumerate(s.players) if i != item[1]
+                  for t in (*p.tile_options, p.tile) if t >= 0}
+        options = tuple(t for t in range(len(s.cat.starting_tiles)) if t not in others)
+    return [_new(Step, ("tile", t, -1, -1)) for t in options]
+
+
+def unseen_deal(s: State, step: Step) -> bool:
+    """True for a starting tile dealt to a seat that the user at a live table does not
+    see: ``deal-tile P2 ?``. It is never among the chance outcomes (play mode deals real
+    tiles); the seat's tile choice is then entered at the reveal from every tile
+    nobody else holds."""
+    item = s.todo[0]
+    return (item[0] == "c_tile" and step.kind == "deal-tile" and step.a == item[2]
+            and step.b == HIDDEN)
 
 
 def _legal_rest(s: State, item: Item) -> list[Step]:
