@@ -82,10 +82,11 @@ def read_observation(obj: Any, field: str = "observation") -> Observation:
         _reject_catalogue(obj.get("state"), f"{field}.state")
     try:
         obs: Observation = _engine_guard(field, lambda: engine.observation_from_json(obj))
-    except engine.StateFormatError as exc:
-        msg = str(exc)
-        prefix = field if msg.startswith(("schema", "viewer")) else f"{field}.state"
-        raise _format_error(prefix, exc) from None
+    except engine.StateFormatError as exc:  # its paths are the observation's own
+        head, _, rest = str(exc).partition(":")
+        if head in ("state", "invariant"):  # the state as a whole
+            raise _format_error(f"{field}.state", exc) from None
+        raise _format_error(field, exc) from None
     _check(obs.state, f"{field}.state")
     return obs
 

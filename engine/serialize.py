@@ -11,13 +11,27 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Container
+from functools import cache
 from typing import Any
 
 from engine.catalogue import Catalogue, default_catalogue, load_catalogue
 from engine.invariants import check_invariants
 from engine.observation import Observation
-from engine.rules import CHANCE_EVENTS, OP_KINDS
-from engine.state import DEAD, HIDDEN, NOBODY, PHASE_NAMES, PlayerState, State, bits
+from engine.rules import CHANCE_EVENTS, OP_KINDS, ROUNDS
+from engine.state import (
+    ACTIONS,
+    DEAD,
+    HIDDEN,
+    NOBODY,
+    OVER,
+    PHASE_NAMES,
+    PLANNING,
+    SETUP,
+    PlayerState,
+    State,
+    bits,
+)
 from engine.tables import tables
 
 SCHEMA = "mombasa-state/2"
@@ -77,6 +91,37 @@ def _entry_name(op: str) -> tuple[str, str]:
 
 
 _PENDING_OP = {_entry_name(op): op for op in _PENDING_FIELDS}
+
+# The keys of a state, of each player's part and of an observation: any other key is
+# refused (a typo would otherwise be silently ignored). Version 1 has "todo" for "pending".
+_STATE_KEYS = frozenset({
+    "schema", "catalogue", "players", "variable", "phase", "round", "first", "next_first",
+    "turn", "player_states", "bases", "owners", "removed_posts", "display", "stack",
+    "discard", "gone", "box", "tile_supply", "book_display", "book_coins", "book_supply",
+    "round_coins", "bonus", "tracks", "pool", "turn_books", "revealed", "rng"})
+_STATE_KEYS_V1 = _STATE_KEYS | {"todo"}
+_STATE_KEYS_V2 = _STATE_KEYS | {"pending"}
+_PLAYER_KEYS = frozenset({
+    "cash", "hand", "slots", "used", "tiles", "reserved", "plus1_on", "resting", "track",
+    "diamond", "ink", "books", "flipped", "markers", "markers_total", "tile",
+    "tile_options", "ended"})
+_OBS_KEYS = frozenset({"schema", "viewer", "state"})
+
+# Which work may be pending in each phase (engine/rules): setup deals, the starting
+# tiles and resting cards, then each seat's starting bonus (whose rewards may ask for a
+# post to remove, bookkeeping points to spend and books to place); Planning is only the
+# seats still planning and the reveal; the action phase is the turn player's action,
+# the work it left, the refills of the book display, and after the last turn the new
+# display cards and the next round.
+_PHASE_OPS = {
+    SETUP: frozenset({"c_track", "c_card", "c_book", "c_tile", "tile", "setup_tiles",
+                      "rest", "bonus_start", "round", "track", "rmpost", "finish",
+                      "spend", "place"}),
+    PLANNING: frozenset({"plan", "reveal"}),
+    ACTIONS: frozenset({"act", "buy", "alloc", "enter", "order", "oust", "rmpost",
+                        "flip", "ink", "spend", "place", "track", "pay", "finish",
+                        "c_book", "c_card", "prep", "round"}),
+}
 
 
 class StateFormatError(ValueError):
@@ -207,6 +252,16 @@ class _Reader:
         self.cat = cat
         self.card_ix = {c.name: c.index for c in cat.cards}
         self.book_ix = {b.name: b.index for b in cat.books}
+        t = tables(cat)
+        self.dspace_names = [cat.display_space_name(i) for i in range(t.n_display)]
+        self.bspace_names = [cat.book_space_name(i) for i in range(t.n_book_spaces)]
+        self.dspace_ix = {name: i for i, name in enumerate(self.dspace_names)}
+        self.bspace_ix = {name: i for i, name in enumerate(self.bspace_names)}
+        self.regions = [reg.id for reg in cat.regions]
+        self.bonus_spaces = [sp.id for sp in cat.bonus_spaces]
+        self.company_set = frozenset(c.id for c in cat.companies)
+        self.region_set = frozenset(self.regions)
+        self.bonus_set = frozenset(self.bonus_spaces)
 
     def card(self, v: Any, field: str) -> int:
         if v is None:
@@ -246,6 +301,12 @@ class _Reader:
         return mask
 
 
+@cache
+def _reader(cat: Catalogue) -> _Reader:
+    """The name lookups of a catalogue (built once: a catalogue never changes)."""
+    return _Reader(cat)
+
+
 def _list(v: Any, field: str) -> list[Any]:
     if not isinstance(v, list):
         raise StateFormatError(f"{field}: expected a list, got {type(v).__name__}")
@@ -266,6 +327,17 @@ def _int(v: Any, field: str, lo: int = 0, hi: int = 1 << 62) -> int:
     return v
 
 
+def _known_keys(obj: Any, allowed: Container[str], field: str, what: str = "key") -> None:
+    """Refuse any key of the object ``obj`` (at ``field``) that is not ``allowed``:
+    ``display.Q9: unknown display space``."""
+    if not isinstance(obj, dict):
+        raise StateFormatError(f"{field or 'state'}: expected an object")
+    for key in obj:
+        if key not in allowed:
+            raise StateFormatError(f"{field}.{key}: unknown {what}" if field
+                                   else f"{key}: unknown {what}")
+
+
 def _get(obj: dict[str, Any], key: str, field: str) -> Any:
     if not isinstance(obj, dict):
         raise StateFormatError(f"{field}: expected an object")
@@ -279,6 +351,8 @@ def _tile_in(cat: Catalogue, v: Any, field: str) -> int:
         return -1
     if v == "hidden":
         return HIDDEN
+    if isinstance(v, bool):  # True == 1: not a tile id
+        raise StateFormatError(f"{field}: unknown starting tile {v!r}")
     for i, t in enumerate(cat.starting_tiles):
         if t.id == v:
             return i
@@ -294,6 +368,12 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     if version not in (SCHEMA, SCHEMA_V1):
         raise StateFormatError(f"schema: expected {SCHEMA!r} (or {SCHEMA_V1!r}), "
                                f"got {version!r}")
+    queue = "todo" if version == SCHEMA_V1 else "pending"
+    other = "pending" if version == SCHEMA_V1 else "todo"
+    if other in obj:
+        raise StateFormatError(f"{other}: unknown key ({version} lists its pending work "
+                               f"under {queue!r})")
+    _known_keys(obj, _STATE_KEYS_V1 if version == SCHEMA_V1 else _STATE_KEYS_V2, "")
     cat = catalogue
     if cat is None:
         path = obj.get("catalogue")
@@ -303,7 +383,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
             cat = load_catalogue(path) if path else default_catalogue()
         except (OSError, ValueError) as exc:
             raise StateFormatError(f"catalogue: cannot load {path!r}: {exc}") from None
-    r = _Reader(cat)
+    r = _reader(cat)
     t = tables(cat)
     comp = [c.id for c in cat.companies]
     s = State.__new__(State)
@@ -327,6 +407,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     players = []
     for i, pj in enumerate(pls):
         f = f"player_states[{i}]"
+        _known_keys(pj, _PLAYER_KEYS, f)
         p = PlayerState.__new__(PlayerState)
         p._measures = None
         p.cash = _int(_get(pj, "cash", f), f"{f}.cash")
@@ -348,6 +429,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
             for k, deck in enumerate(resting)
         )
         track = _get(pj, "track", f)
+        _known_keys(track, r.company_set, f"{f}.track", "company")
         p.track = tuple(_int(_get(track, cid, f"{f}.track"), f"{f}.track.{cid}", 0, 99)
                         for cid in comp)
         p.diamond = _int(_get(pj, "diamond", f), f"{f}.diamond", 0, t.dia_last)
@@ -364,12 +446,14 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
         p.markers_total = _int(_get(pj, "markers_total", f), f"{f}.markers_total", 0,
                                cat.markers_per_colour)
         p.tile = _tile_in(cat, _get(pj, "tile", f), f"{f}.tile")
-        p.tile_options = tuple(_tile_in(cat, x, f"{f}.tile_options")
-                               for x in _list(_get(pj, "tile_options", f), f"{f}.tile_options"))
+        p.tile_options = tuple(
+            _tile_in(cat, x, f"{f}.tile_options[{k}]")
+            for k, x in enumerate(_list(_get(pj, "tile_options", f), f"{f}.tile_options")))
         p.ended = _bool(_get(pj, "ended", f), f"{f}.ended")
         players.append(p)
     s.players = tuple(players)
     bases = _get(obj, "bases", "")
+    _known_keys(bases, r.company_set, "bases", "company")
     out_bases = []
     for cid in comp:
         cols = _get(bases, cid, "bases")
@@ -379,7 +463,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
         for k, col in enumerate(cols):
             if not isinstance(col, list) or len(col) != 2:
                 raise StateFormatError(f"bases.{cid}[{k}]: expected [posts, rear_emptied]")
-            dead = bool(col[1])
+            dead = _bool(col[1], f"bases.{cid}[{k}][1]")
             cap = cat.base_spaces - 1 if dead else cat.base_spaces
             posts = _int(col[0], f"bases.{cid}[{k}][0]", 0 if dead else 1, cap)
             codes.append(posts | (DEAD if dead else 0))
@@ -387,36 +471,41 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     s.bases = tuple(out_bases)
     s.values = tuple(sum(t.column_value[c] for c in cols) for cols in s.bases)
     owners = _get(obj, "owners", "")
-    s.owners = tuple(_company_or_none(comp, _get(owners, reg.id, "owners"),
-                                      f"owners.{reg.id}") for reg in cat.regions)
+    _known_keys(owners, r.region_set, "owners", "region")
+    s.owners = tuple(_company_or_none(comp, _get(owners, reg, "owners"), f"owners.{reg}")
+                     for reg in r.regions)
     rp = _get(obj, "removed_posts", "")
+    _known_keys(rp, r.company_set, "removed_posts", "company")
     s.removed_posts = tuple(_int(_get(rp, cid, "removed_posts"), f"removed_posts.{cid}", 0, 15)
                             for cid in comp)
     disp = _get(obj, "display", "")
-    s.display = tuple(r.card(_get(disp, cat.display_space_name(i), "display"),
-                             f"display.{cat.display_space_name(i)}")
-                      for i in range(t.n_display))
+    _known_keys(disp, r.dspace_ix, "display", "display space")
+    s.display = tuple(r.card(_get(disp, name, "display"), f"display.{name}")
+                      for name in r.dspace_names)
     for key in ("stack", "discard", "gone", "box", "tile_supply"):
         setattr(s, key, r.cards(_get(obj, key, ""), key))
     bd = _get(obj, "book_display", "")
-    s.book_display = tuple(r.book(_get(bd, cat.book_space_name(i), "book_display"),
-                                  f"book_display.{cat.book_space_name(i)}", optional=True)
-                           for i in range(t.n_book_spaces))
+    _known_keys(bd, r.bspace_ix, "book_display", "book space")
+    s.book_display = tuple(r.book(_get(bd, name, "book_display"), f"book_display.{name}",
+                                  optional=True)
+                           for name in r.bspace_names)
     bc = _get(obj, "book_coins", "")
-    s.book_coins = tuple(_int(_get(bc, cat.book_space_name(i), "book_coins"),
-                              f"book_coins.{cat.book_space_name(i)}", 0, 10)
-                         for i in range(t.n_book_spaces))
+    _known_keys(bc, r.bspace_ix, "book_coins", "book space")
+    s.book_coins = tuple(_int(_get(bc, name, "book_coins"), f"book_coins.{name}", 0, 10)
+                         for name in r.bspace_names)
     s.book_supply = r.books(_get(obj, "book_supply", ""), "book_supply")
     rc = _get(obj, "round_coins", "")
     if not isinstance(rc, list) or len(rc) != len(cat.round_coins[s.n]):
         raise StateFormatError("round_coins: expected one count per round-track space 2..7")
     s.round_coins = tuple(_int(v, f"round_coins[{i}]", 0, 2) for i, v in enumerate(rc))
     bonus = _get(obj, "bonus", "")
+    _known_keys(bonus, r.bonus_set, "bonus", "bonus space")
     s.bonus = tuple(
         -1 if (v := _get(bonus, sp.id, "bonus")) is None else _int(v, f"bonus.{sp.id}", 1, s.n) - 1
         for sp in cat.bonus_spaces
     )
     tracks = _get(obj, "tracks", "")
+    _known_keys(tracks, r.company_set, "tracks", "company")
     track_ids = {tr.id: tr.index for tr in cat.tracks}
     tl = []
     for cid in comp:
@@ -439,7 +528,12 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
             raise StateFormatError("pending: expected a list")
         s.todo = tuple(_pending_in(r, it, f"pending[{i}]", s.n)
                        for i, it in enumerate(pending))
+    paths = [f"{queue}[{i}]" for i in range(len(s.todo))]
+    todo_then = s.todo
     s.todo = _simultaneous_planning(s.todo, s.first, s.n)
+    if s.todo != todo_then:  # the seats added stand for the first entry
+        added = len(s.todo) - len(todo_then)
+        paths[1:1] = [paths[0]] * added
     s.pool = _int(_get(obj, "pool", ""), "pool", 0, 99)
     s.turn_books = tuple(r.book(b, f"turn_books[{i}]")
                          for i, b in enumerate(_list(_get(obj, "turn_books", ""), "turn_books")))
@@ -452,12 +546,12 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     if not 0 <= s.rng < 1 << 64:
         raise StateFormatError("rng: must be a 64-bit unsigned integer")
     s._own = 0
-    queue = "todo" if version == SCHEMA_V1 else "pending"
-    if s.phase != PHASE_NAMES.index("over") and not s.todo:
+    if s.phase != OVER and not s.todo:
         raise StateFormatError(f"{queue}: a game that is not over needs a pending decision")
     if s.todo and s.todo[0][0] not in OP_KINDS and not s.todo[0][0].startswith("c_"):
         raise StateFormatError(f"{queue}[0]: {_entry_name(s.todo[0][0])[1]!r} is not a "
                                "decision or chance event")
+    _check_turn(s, queue, paths, version == SCHEMA_V1)
     if check:
         broken = check_invariants(s)
         if broken:
@@ -478,6 +572,107 @@ def _simultaneous_planning(todo: tuple[Any, ...], first: int, n: int) -> tuple[A
         later.append(("plan", k, -1))
         k = (k + 1) % n
     return (todo[0], *later, ("reveal",)) + todo[1:]
+
+
+def _check_turn(s: State, queue: str, paths: list[str], v1: bool) -> None:
+    """Whose turn it is agrees with the phase and the pending work, as the rules keep it
+    (engine/rules): raises :class:`StateFormatError` naming the field.
+
+    * Setup (round 0): no turn has begun, so ``turn`` and ``first`` are seat 1 and
+      ``next_first`` is null; each seat has at most one starting-tile, resting-cards and
+      starting-bonus entry; starting bonuses never pass the turn (``next_turn`` false).
+    * Planning (rounds 1-7): the pending work is the seats still planning, each once, then
+      the reveal, and nothing else; nobody has ended an action phase yet and
+      ``next_first`` is null (the new round took it over).
+    * Action phase (rounds 1-7): every entry with a player is the turn player's (only
+      the turn player acts; its action's work all stays its own), and that seat has not
+      ended its action phase; the action decision is only ever first; every action
+      passes the turn when done (``next_turn`` true); ``next_first`` is not ``first``
+      (the first player may not take the first-player space).
+    * Over: after round 7, nothing pending.
+    """
+    def player_path(i: int) -> str:
+        return f"{paths[i]}[1]" if v1 else f"{paths[i]}.player"
+
+    def arg_path(i: int, name: str, index: int) -> str:
+        return f"{paths[i]}[{index}]" if v1 else f"{paths[i]}.{name}"
+
+    phase = PHASE_NAMES[s.phase]
+    if s.phase == OVER:
+        if s.round != ROUNDS:
+            raise StateFormatError(f"round: the game is over after round {ROUNDS}, "
+                                   f"got {s.round}")
+        if s.todo:
+            raise StateFormatError(f"{queue}: the game is over, nothing is pending")
+        return
+    if s.phase == SETUP:
+        if s.round != 0:
+            raise StateFormatError(f"round: must be 0 during setup, got {s.round}")
+        for name, seat in (("turn", s.turn), ("first", s.first)):
+            if seat != 0:
+                raise StateFormatError(f"{name}: must be 1 during setup (no turn has "
+                                       f"begun), got {seat + 1}")
+    elif s.round < 1:
+        raise StateFormatError(f"round: must be 1 to {ROUNDS} during {phase}, got {s.round}")
+    if s.phase in (SETUP, PLANNING):
+        if s.next_first != NOBODY:
+            raise StateFormatError(f"next_first: must be null during {phase} (the "
+                                   "first-player space is taken in the action phase)")
+        for i, p in enumerate(s.players):
+            if p.ended:
+                raise StateFormatError(f"player_states[{i}].ended: no seat has ended its "
+                                       f"action phase during {phase}")
+    elif s.next_first == s.first:
+        raise StateFormatError("next_first: the first player may not take the "
+                               "first-player space (next_first equals first)")
+    allowed = _PHASE_OPS[s.phase]
+    seen: dict[tuple[str, int], int] = {}
+    for i, item in enumerate(s.todo):
+        op = item[0]
+        if op not in allowed:
+            raise StateFormatError(f"{paths[i]}: {_entry_name(op)[1]!r} is never pending "
+                                   f"during {phase}")
+        if op in ("tile", "rest", "bonus_start", "plan"):
+            if (op, item[1]) in seen:
+                raise StateFormatError(f"{player_path(i)}: seat {item[1] + 1} has two "
+                                       f"{_entry_name(op)[1]!r} entries")
+            seen[op, item[1]] = i
+        if op == "finish" and bool(item[2]) != (s.phase == ACTIONS):
+            raise StateFormatError(
+                f"{arg_path(i, 'next_turn', 2)}: must be "
+                + ("true in the action phase (an action passes the turn)" if s.phase == ACTIONS
+                   else "false during setup (a starting bonus passes no turn)"))
+    if s.phase == PLANNING:
+        # The first entry is a plan (a decision); the reveal follows the last plan.
+        ops = [item[0] for item in s.todo]
+        if "reveal" not in ops:
+            raise StateFormatError(f"{queue}: during planning the reveal follows the seats "
+                                   "still planning")
+        after = ops.index("reveal") + 1
+        if after < len(ops):
+            raise StateFormatError(f"{paths[after]}: nothing follows the reveal during "
+                                   "planning")
+    elif s.phase == ACTIONS:
+        for i, item in enumerate(s.todo):
+            if _op_player(item) < 0:
+                continue
+            if item[1] != s.turn:
+                raise StateFormatError(f"{player_path(i)}: P{item[1] + 1}'s entry in the "
+                                       f"action phase, but it is P{s.turn + 1}'s turn "
+                                       f"(turn {s.turn + 1})")
+            if item[0] == "act" and i:
+                raise StateFormatError(f"{paths[i]}: the action decision is only ever the "
+                                       "first pending entry")
+        if any(_op_player(item) >= 0 for item in s.todo) and s.players[s.turn].ended:
+            raise StateFormatError(f"player_states[{s.turn}].ended: P{s.turn + 1} has work "
+                                   "pending on its turn, so it has not ended its action phase")
+
+
+def _op_player(item: tuple[Any, ...]) -> int:
+    """The seat of a work item (-1: chance, or work of no player)."""
+    if item[0] in _NO_PLAYER or item[0] in CHANCE_EVENTS:
+        return NOBODY
+    return int(item[1])
 
 
 def _real_card(r: _Reader, v: Any, field: str) -> int:
@@ -515,7 +710,8 @@ def _pending_in(r: _Reader, v: Any, field: str, n: int) -> tuple[Any, ...]:
         allowed.add("player")
     extra = sorted(set(v) - allowed)
     if extra:
-        raise StateFormatError(f"{field}.{extra[0]}: not a field of {v[key]!r}")
+        raise StateFormatError(f"{field}.{extra[0]}: unknown key (not a field of "
+                               f"{v[key]!r})")
     if op in _NO_PLAYER:
         return (op,)
     player = NOBODY if key == "chance" else _int(_get(v, "player", field),
@@ -535,12 +731,16 @@ def _value_in(r: _Reader, kind: str, v: Any, field: str, n: int) -> Any:
             return tuple(cat.company_index(c) for c in _list(v, field))
         if kind == "regions":
             return tuple(cat.region_index(x) for x in _list(v, field))
-        if kind == "dspace":
-            return cat.display_space_index(v)
-        if kind == "bspace":
-            return -1 if v is None else cat.book_space_index(v)
     except (KeyError, ValueError, TypeError) as exc:
         raise StateFormatError(f"{field}: {exc.args[0] if exc.args else exc}") from None
+    if kind == "dspace":
+        if not isinstance(v, str) or v not in r.dspace_ix:
+            raise StateFormatError(f"{field}: unknown display space {v!r}")
+        return r.dspace_ix[v]
+    if kind == "bspace":
+        if v is not None and (not isinstance(v, str) or v not in r.bspace_ix):
+            raise StateFormatError(f"{field}: unknown book space {v!r}")
+        return -1 if v is None else r.bspace_ix[v]
     if kind == "seat":
         return _int(v, field, 1, n) - 1
     if kind == "slot":
@@ -565,6 +765,10 @@ def _item_in(v: Any, field: str, n: int) -> tuple[Any, ...]:
     kinds = _ITEM_ARGS[op]
     if len(v) != 2 + len(kinds):
         raise StateFormatError(f"{field}: {op!r} takes {1 + len(kinds)} arguments")
+    if (v[1] is None) != (op in CHANCE_EVENTS):
+        raise StateFormatError(f"{field}[1]: " + ("a chance event has no player (null)"
+                                                  if op in CHANCE_EVENTS else
+                                                  "expected a player number"))
     player = -1 if v[1] is None else _int(v[1], f"{field}[1]", 1, n) - 1
     out: list[Any] = [op, player]
     for j, (kind, value) in enumerate(zip(kinds, v[2:], strict=True)):
@@ -585,8 +789,15 @@ def observation_to_json(obs: Observation) -> dict[str, Any]:
 
 
 def observation_from_json(obj: Any, catalogue: Catalogue | None = None) -> Observation:
+    """An observation from its JSON form; paths in errors are the observation's own
+    (``schema``, ``viewer``, ``state.display.Q9``, ...)."""
     if not isinstance(obj, dict) or obj.get("schema") != OBS_SCHEMA:
         raise StateFormatError(f"schema: expected {OBS_SCHEMA!r}")
-    state = state_from_json(obj.get("state"), catalogue, check=False)
+    _known_keys(obj, _OBS_KEYS, "")
+    try:
+        state = state_from_json(obj.get("state"), catalogue, check=False)
+    except StateFormatError as exc:
+        msg = str(exc)
+        raise StateFormatError(msg if msg.startswith("state:") else f"state.{msg}") from None
     viewer = _int(obj.get("viewer"), "viewer", 1, state.n) - 1
     return Observation(viewer, state)

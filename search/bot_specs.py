@@ -3,13 +3,19 @@ recipe (``"mcts:time=0.25,c=0.6"``), parsed and built in one place."""
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
 from dataclasses import fields, replace
 
 from search.bots import Bot, GreedyBot, MCTSBot, PolicyBot, RandomBot
-from search.evaluator import Weights
-from search.mcts import SearchConfig
+from search.evaluator import EVALUATORS, Weights
+from search.mcts import (
+    BOUNDS,
+    HORIZONS,
+    MAX_ITERATIONS,
+    TREES,
+    WEIGHT_BOUNDS,
+    Bound,
+    SearchConfig,
+)
 from search.openspiel_bots import make_openspiel_bot
 from search.specialists import SpecialistBot
 
@@ -18,16 +24,73 @@ WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """``"mcts:time=0.25,c=0.6"`` -> ``("mcts", {"time": "0.25", "c": "0.6"})``."""
+    """``"mcts:time=0.25,c=0.6"`` -> ``("mcts", {"time": "0.25", "c": "0.6"})``.
+
+    Only the syntax: a setting given twice, an empty name, a part without ``=`` are
+    refused here; the values are checked by :func:`make_bot`."""
+    if not isinstance(spec, str):
+        raise ValueError(f"bot spec: expected a string, got {spec!r}")
     name, _, rest = spec.partition(":")
+    if not name.strip():
+        raise ValueError(f"bot spec {spec!r}: expected a bot name before the settings")
     opts: dict[str, str] = {}
     if rest:
         for part in rest.split(","):
             key, eq, value = part.partition("=")
-            if not eq or not key:
+            if not eq or not key.strip():
                 raise ValueError(f"bot spec {spec!r}: expected key=value, got {part!r}")
+            if key.strip() in opts:
+                raise ValueError(f"bot spec {spec!r}: {key.strip()}: given twice")
             opts[key.strip()] = value.strip()
     return name.strip(), opts
+
+
+# Spec setting -> (SearchConfig field, how its text is read). Numbers are checked against
+# the field's bound (search.mcts.BOUNDS), named by the spec's key.
+_MCTS_KNOBS: dict[str, str] = {
+    "c": "c_uct", "horizon": "horizon", "widen": "widen_c", "prior": "prior_visits",
+    "tree": "tree", "eval": "evaluator", "noise": "rollout_noise", "tempo": "tempo",
+    "node_priors": "node_priors", "time": "time", "iterations": "iterations"}
+_CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES,
+                                        "eval": EVALUATORS}
+_FLAGS = {"1": True, "true": True, "0": False, "false": False}
+# Settings of the other bots.
+SAMPLES = Bound(1, 1000, integer=True)  # greedy: rollouts per candidate step
+STRENGTH = Bound(0, 100)  # specialists: weight of the route bonus
+SIMS = Bound(1, MAX_ITERATIONS, integer=True)  # openspiel: simulations per search
+
+
+def _number(key: str, text: str, bound: Bound) -> float | int:
+    """The value of setting ``key`` read from its text, within ``bound``."""
+    value: float | int | None
+    try:
+        value = int(text) if bound.integer else float(text)
+    except ValueError:
+        value = None
+    if value is None or not bound.admits(value):
+        shown = text if value is not None else repr(text)  # got nan / got 'abc'
+        raise ValueError(f"{key}: expected {bound.describe()}, got {shown}")
+    return value
+
+
+def _choice(key: str, text: str) -> str:
+    if text not in _CHOICES[key]:
+        raise ValueError(f"{key}: one of {', '.join(_CHOICES[key])}, got {text!r}")
+    return text
+
+
+def _flag(key: str, text: str) -> bool:
+    if text.lower() not in _FLAGS:
+        raise ValueError(f"{key}: expected 1, 0, true or false, got {text!r}")
+    return _FLAGS[text.lower()]
+
+
+def _mcts_value(key: str, text: str) -> object:
+    if key in _CHOICES:
+        return _choice(key, text)
+    if key == "node_priors":
+        return _flag(key, text)
+    return _number(key, text, BOUNDS[_MCTS_KNOBS[key]])
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
@@ -42,14 +105,20 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
     ``openspiel`` extra).
+
+    Every setting is checked (a finite number in its range, an integer where one is
+    meant, one of the choices): a ``ValueError`` names the spec and the setting.
+
+    >>> make_bot("mcts:c=nan")
+    Traceback (most recent call last):
+    ...
+    ValueError: bot spec 'mcts:c=nan': c: expected a finite number in [0, 10], got nan
     """
     name, opts = parse_spec(spec)
     allowed = {"random": set(), "policy": set(), "greedy": {"samples", "eval"},
                "bookkeeper": {"eval", "strength"}, "diamonds": {"eval", "strength"},
                "shares": {"eval", "strength"},
-               "mcts": {"time", "iterations", "c", "horizon", "widen", "prior", "tree",
-                        "node_priors", "eval", "noise", "tempo",
-                        *WEIGHT_NAMES},
+               "mcts": {*_MCTS_KNOBS, *WEIGHT_NAMES},
                "openspiel-mcts": {"time", "sims"}, "openspiel-ismcts": {"time", "sims"}}
     if name not in allowed:
         raise ValueError(f"unknown bot {name!r}: one of {', '.join(sorted(allowed))}")
@@ -58,38 +127,43 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
         raise ValueError(f"bot {name!r}: unknown setting {sorted(unknown)[0]!r} "
                          f"(settings: {', '.join(sorted(allowed[name])) or 'none'})")
     try:
+        if "eval" in opts:
+            _choice("eval", opts["eval"])
         if name == "random":
             return RandomBot(seed)
         if name == "policy":
             return PolicyBot(seed)
         if name in ("bookkeeper", "diamonds", "shares"):
-            strength = float(opts["strength"]) if "strength" in opts else None
-            if strength is not None and not (math.isfinite(strength) and strength >= 0):
-                raise ValueError(f"strength: a number >= 0, got {opts['strength']!r}")
+            strength = None
+            if "strength" in opts:
+                try:
+                    strength = float(_number("strength", opts["strength"], STRENGTH))
+                except ValueError:  # worded as before: "a number >= 0"
+                    raise ValueError(f"strength: a number >= 0 (finite, at most 100), "
+                                     f"got {opts['strength']}") from None
             return SpecialistBot(name, seed, strength=strength,
                                  evaluator=opts.get("eval", "learned"))
         if name == "greedy":
-            return GreedyBot(seed, samples=int(opts.get("samples", 1)),
-                             evaluator=opts.get("eval", "hand"))
+            samples = int(_number("samples", opts.get("samples", "1"), SAMPLES))
+            return GreedyBot(seed, samples=samples, evaluator=opts.get("eval", "hand"))
         if name == "mcts":
             # Every setting the spec leaves out is SearchConfig's default: the dataclass
             # is the one source of the search settings (the advisor uses it too).
-            knobs: dict[str, tuple[str, Callable[[str], object]]] = {
-                "c": ("c_uct", float), "horizon": ("horizon", str),
-                "widen": ("widen_c", float), "prior": ("prior_visits", int),
-                "tree": ("tree", str), "eval": ("evaluator", str),
-                "noise": ("rollout_noise", float), "tempo": ("tempo", float),
-                "node_priors": ("node_priors", lambda v: v in ("1", "true")),
-                "time": ("time", float), "iterations": ("iterations", int)}
-            kwargs = {knobs[k][0]: knobs[k][1](v) for k, v in opts.items() if k in knobs}
+            kwargs = {_MCTS_KNOBS[k]: _mcts_value(k, v) for k, v in opts.items()
+                      if k in _MCTS_KNOBS}
             if "time" not in kwargs and "iterations" not in kwargs:
                 kwargs["time"] = 0.25  # the bot's budget when the spec gives none
             if WEIGHT_NAMES & set(opts):
                 kwargs["weights"] = replace(SearchConfig.weights,  # the default weights
-                                            **{k: float(v) for k, v in opts.items()
+                                            **{k: float(_number(k, v, WEIGHT_BOUNDS[k]))
+                                               for k, v in opts.items()
                                                if k in WEIGHT_NAMES})
             cfg = SearchConfig(seed=seed, **kwargs)  # type: ignore[arg-type]
             return MCTSBot(cfg, name=spec)
+        if "time" in opts:
+            _number("time", opts["time"], BOUNDS["time"])
+        if "sims" in opts:
+            _number("sims", opts["sims"], SIMS)
     except ValueError as exc:
         raise ValueError(f"bot spec {spec!r}: {exc}") from None
     return make_openspiel_bot(name, opts, seed)

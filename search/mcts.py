@@ -31,7 +31,7 @@ import math
 import random
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from engine import (
     Observation,
@@ -47,6 +47,73 @@ from search.candidates import best_plan, candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate
 from search.policy import SOLVED_KINDS, policy_step, step_score
 
+HORIZONS = ("turn", "move", "cycle", "round", "game")
+TREES = ("move", "round")
+MAX_SECONDS = 3600.0  # a search budget beyond an hour is a typo or an attack
+MAX_ITERATIONS = 10**7
+
+
+@dataclass(frozen=True)
+class Bound:
+    """The values a numeric setting may take: ``lo``..``hi`` (``lo`` excluded when
+    ``open_lo``), an integer when ``integer``. Not a number (nan), the infinities and
+    booleans are never allowed."""
+
+    lo: float
+    hi: float
+    open_lo: bool = False
+    integer: bool = False
+
+    def describe(self) -> str:
+        left = "(" if self.open_lo else "["
+        kind = "an integer" if self.integer else "a finite number"
+        return f"{kind} in {left}{_num(self.lo)}, {_num(self.hi)}]"
+
+    def admits(self, v: object) -> bool:
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            return False
+        if self.integer and not isinstance(v, int):
+            return False
+        if not math.isfinite(v):
+            return False
+        return (self.lo < v if self.open_lo else self.lo <= v) and v <= self.hi
+
+    def check(self, name: str, v: object, shown: str | None = None) -> None:
+        """Raise ``ValueError("name: expected ..., got ...")`` unless ``v`` is admitted."""
+        if not self.admits(v):
+            raise ValueError(f"{name}: expected {self.describe()}, "
+                             f"got {shown if shown is not None else v!r}")
+
+
+def _num(x: float) -> str:
+    """10**7 -> ``10000000``, 0.5 -> ``0.5`` (bounds in messages)."""
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+# The range of every numeric knob of SearchConfig (by field name). Each is what the knob
+# means, not a tuning range: a budget of 1 iteration .. 10 million or up to an hour;
+# UCB's exploration constant c (0: pure exploitation) up to 10, far above any useful
+# value (0.3); widening, noise, priors and scales likewise bounded well past any setting
+# measured, so a value outside is a typo (or hostile), never an experiment.
+BOUNDS: dict[str, Bound] = {
+    "iterations": Bound(1, MAX_ITERATIONS, integer=True),
+    "time": Bound(0, MAX_SECONDS, open_lo=True),
+    "c_uct": Bound(0, 10),
+    "max_rollout_steps": Bound(1, 10**6, integer=True),
+    "widen_c": Bound(0, 100, open_lo=True),
+    "widen_alpha": Bound(0, 1),
+    "report_every": Bound(1, MAX_ITERATIONS, integer=True),
+    "margin_scale": Bound(0, 10**6, open_lo=True),  # a divisor
+    "rollout_noise": Bound(0, 100),
+    "prior_visits": Bound(0, 10**4, integer=True),
+    "tempo": Bound(-100, 100),  # pounds
+}
+# Evaluator weights: pounds per unit and shares, finite; ``win_scale`` is a divisor.
+WEIGHT_BOUNDS: dict[str, Bound] = {
+    f.name: Bound(0, 10**6, open_lo=True) if f.name == "win_scale" else Bound(-10**6, 10**6)
+    for f in fields(Weights)
+}
+
 
 @dataclass(frozen=True)
 class SearchConfig:
@@ -54,7 +121,15 @@ class SearchConfig:
 
     The field defaults are THE search settings (the measured ones): the ``mcts`` bot of
     the AI seats and the arena (:func:`search.bots.make_bot`) and the advisor's analysis
-    take every knob they are not told from here, so there is one configuration."""
+    take every knob they are not told from here, so there is one configuration.
+
+    Every setting is checked (:data:`BOUNDS`): a ``ValueError`` names the field.
+
+    >>> SearchConfig(iterations=10, c_uct=float("nan"))
+    Traceback (most recent call last):
+    ...
+    ValueError: c_uct: expected a finite number in [0, 10], got nan
+    """
 
     iterations: int | None = None
     time: float | None = None
@@ -77,16 +152,24 @@ class SearchConfig:
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
             raise ValueError("SearchConfig: give iterations or time")
-        if self.iterations is not None and self.iterations < 1:
-            raise ValueError(f"iterations: must be >= 1, got {self.iterations}")
-        if self.time is not None and self.time <= 0:
-            raise ValueError(f"time: must be > 0 seconds, got {self.time}")
-        if self.tree not in ("move", "round"):
+        for name, bound in BOUNDS.items():
+            value = getattr(self, name)
+            if value is not None or name not in ("iterations", "time"):
+                bound.check(name, value)
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise ValueError(f"seed: expected an integer, got {self.seed!r}")
+        if not isinstance(self.node_priors, bool):
+            raise ValueError(f"node_priors: expected true or false, got {self.node_priors!r}")
+        if not isinstance(self.weights, Weights):
+            raise ValueError(f"weights: expected evaluator Weights, got {self.weights!r}")
+        for name, bound in WEIGHT_BOUNDS.items():
+            bound.check(f"weights.{name}", getattr(self.weights, name))
+        if self.tree not in TREES:
             raise ValueError(f"tree: 'move' or 'round', got {self.tree!r}")
         if self.evaluator not in EVALUATORS:
             raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
                              f"got {self.evaluator!r}")
-        if self.horizon not in ("turn", "move", "cycle", "round", "game"):
+        if self.horizon not in HORIZONS:
             raise ValueError(f"horizon: 'turn', 'move', 'cycle', 'round' or 'game', "
                              f"got {self.horizon!r}")
 

@@ -411,3 +411,12 @@ def test_stream_reports_a_failed_search_as_an_event(api: TestClient,
 def test_stream_errors_before_start_are_json(api: TestClient) -> None:
     r = api.post("/v1/analyse/stream", json={"state": state_json(chance_pending())})
     assert r.status_code == 409
+
+
+def test_unknown_keys_of_an_observation_are_named_where_they_are(api: TestClient) -> None:
+    obs = engine.observation_to_json(engine.observe(mid_game(), 0))
+    r = _post(api, {"observation": {**obs, "junk": 1}})
+    assert r.status_code == 422 and r.json()["field"] == "observation.junk"
+    obs["state"]["junk"] = 1
+    r = _post(api, {"observation": obs})
+    assert r.status_code == 422 and r.json()["field"] == "observation.state.junk"
