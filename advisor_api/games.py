@@ -7,10 +7,12 @@ A game has 2-4 seats, each ``human`` or ``ai`` (a bot spec), and a mode:
   pool, after a human's step;
 * ``live``: mirroring a physical game. The user reports every step of every player and
   every chance outcome seen at the table (``report_chance``); the service never invents
-  one, and AI seats only suggest (``analysis``), they never move.
+  one (the starting tiles dealt face down to the other seats are recorded as unseen),
+  and AI seats only suggest (``analysis``), they never move.
 
 Every accepted step is stored (:mod:`advisor_api.store`) before the answer, with its
-source (``human``, ``ai``, ``chance`` dealt by the service, ``report``ed chance) and its
+source (``human``, ``ai``, ``chance`` dealt by the service, ``report``ed chance,
+``unseen`` tiles dealt to others at a live table) and its
 group (one submission). A game is reloaded by replaying its steps.
 """
 
@@ -27,6 +29,7 @@ from typing import Any
 
 import engine
 from advisor_api.analysis import player_name, step_out
+from advisor_api.catalogues import CatalogueLibrary, is_default
 from advisor_api.errors import ApiError, Conflict, InvalidInput, NotFound, StorageError
 from advisor_api.pool import WorkerPool
 from advisor_api.settings import Settings
@@ -48,14 +51,15 @@ class Record:
 
     player: int  # 0-based decider, -1 chance
     step: Step
-    source: str  # human, ai, chance, report
+    source: str  # human, ai, chance, report, unseen (tiles dealt to others, live)
     group: int  # submission number (undo removes whole submissions)
 
 
 class Game:
     """A game in memory: its parameters, every state reached and its history."""
 
-    def __init__(self, gid: str, params: dict[str, Any]) -> None:
+    def __init__(self, gid: str, params: dict[str, Any],
+                 catalogue: engine.Catalogue | None = None) -> None:
         self.id = gid
         self.params = params
         self.players: int = params["players"]
@@ -66,8 +70,10 @@ class Game:
         # "I am seat N" (1-based): the default seat of views, suggestions and the page.
         self.perspective: int = params.get("perspective") or next(
             (i + 1 for i, st in enumerate(self.seats) if st["kind"] == "human"), 1)
+        # The components: a stored catalogue's (params["catalogue"]), else the shipped.
         self.states: list[State] = [engine.new_game(players=self.players, seed=self.seed,
-                                                    variable=self.variable)]
+                                                    variable=self.variable,
+                                                    catalogue=catalogue)]
         self.history: list[Record] = []
         self.lock = asyncio.Lock()
         self.version = 0
@@ -171,10 +177,12 @@ def parse_move(value: Any, seat: int, state: State) -> list[Step]:
 class GameService:
     """Every game of the service, backed by the store; AI seats played in the pool."""
 
-    def __init__(self, store: Store, pool: WorkerPool, settings: Settings) -> None:
+    def __init__(self, store: Store, pool: WorkerPool, settings: Settings,
+                 catalogues: CatalogueLibrary | None = None) -> None:
         self.store = store
         self.pool = pool
         self.settings = settings
+        self.catalogues = catalogues
         self._games: OrderedDict[str, Game] = OrderedDict()
         self._load_lock = asyncio.Lock()
 
@@ -188,7 +196,8 @@ class GameService:
                 await t
 
     async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
-                     mode: str, perspective: int | None = None) -> Game:
+                     mode: str, perspective: int | None = None,
+                     catalogue: str | None = None) -> Game:
         clean: list[dict[str, Any]] = []
         for i, seat in enumerate(seats):
             if seat["kind"] == "ai":
@@ -212,8 +221,11 @@ class GameService:
                   "mode": mode, "seats": clean, "format": 1}
         if perspective is not None:
             params["perspective"] = perspective
+        cat, ref = self._catalogue_for_new_game(catalogue)
+        if ref is not None:
+            params["catalogue"] = ref  # its content (sha256), whatever the name becomes
         gid = secrets.token_hex(8)
-        game = Game(gid, params)
+        game = Game(gid, params, cat)
         rows = self._deal(game)
         self.store.create(gid, params)
         self.store.append(gid, rows)
@@ -245,7 +257,13 @@ class GameService:
         if loaded is None:
             raise NotFound(f"no game {gid!r}", field="id")
         params, rows = loaded
-        game = Game(gid, params)
+        cat = None
+        if params.get("catalogue"):
+            if self.catalogues is None:
+                raise StorageError(f"game {gid!r} plays with a stored catalogue, and this "
+                                   "service keeps none")
+            cat = self.catalogues.for_game(params)
+        game = Game(gid, params, cat)
         try:
             game.replay(rows)
         except (IllegalStep, NotationError) as exc:
@@ -253,6 +271,15 @@ class GameService:
             raise StorageError(f"game {gid!r} cannot be replayed from the database at step "
                                f"{len(game.history)}: {exc}") from None
         return game
+
+    def _catalogue_for_new_game(self, name: str | None
+                                ) -> tuple[engine.Catalogue | None, dict[str, str] | None]:
+        if self.catalogues is None:
+            if not is_default(name):
+                raise InvalidInput("catalogue: this service keeps no catalogues",
+                                   field="catalogue")
+            return None, None
+        return self.catalogues.for_new_game(name)
 
     def _remember(self, game: Game) -> None:
         self._games[game.id] = game
@@ -266,17 +293,25 @@ class GameService:
 
     # -- changes -------------------------------------------------------------------------
     def _deal(self, game: Game) -> list[Row]:
-        """Play mode: deal the pending chance events (in memory; returns rows to store)."""
-        if game.mode != "play":
-            return []
+        """The chance events the service settles itself (in memory; the rows to store):
+        in play mode every one (the state's own generator); in live mode the starting
+        tiles dealt face down to the other seats, which nobody at the table reports
+        (``deal-tile P1 ?``: only the tile each keeps is entered, at the reveal)."""
         s = game.state
         records: list[Record] = []
         states: list[State] = []
         group = game.next_group
         while not s.is_over() and s.decision.kind == "chance":
-            step = s.sample_chance()
+            d = s.decision
+            if game.mode == "play":
+                step, source = s.sample_chance(), "chance"
+            elif (d.event == "deal-tile" and d.target is not None
+                  and d.target != game.perspective - 1):
+                step, source = Step("deal-tile", d.target, engine.HIDDEN), "unseen"
+            else:
+                break
             s = engine.apply(s, step)
-            records.append(Record(-1, step, "chance", group))
+            records.append(Record(-1, step, source, group))
             states.append(s)
         return game.add(records, states) if records else []
 
@@ -366,7 +401,7 @@ class GameService:
                 raise Conflict(str(exc), field="step") from None
             mark = len(game.history)
             rows = game.add([Record(-1, step, "report", game.next_group)], [new])
-            self._commit(game, rows, mark)
+            self._commit(game, rows + self._deal(game), mark)
 
     async def undo(self, game: Game) -> None:
         """Back to before the last submission by a user (and all that followed it)."""
@@ -468,6 +503,7 @@ class GameService:
         s = game.state
         d = s.decision
         mine = not s.is_over() and me in d.deciders
+        seats = d.seats  # in turn order, as the state lists them
         if mine and d.player != me:
             d = s.decide_as(me).decision  # a simultaneous decision, seen as this seat's
         legal: list[dict[str, Any]] = []
@@ -490,7 +526,7 @@ class GameService:
             "phase": ("setup", "planning", "actions", "over")[s.phase],
             "decision": {"kind": d.kind, "player": player_name(d.player) if d.player >= 0
                          else None, "seat": d.player + 1 if d.player >= 0 else None,
-                         "seats": [k + 1 for k in d.seats] if d.seats is not None else None},
+                         "seats": [k + 1 for k in seats] if seats is not None else None},
             "your_turn": mine,
             "legal": legal,
             "observation": engine.observation_to_json(engine.observe(s, me)),

@@ -26,7 +26,7 @@ class ErrorBody(BaseModel):
     """Every error answer: a code, a readable message and the field it is about."""
 
     error: str = Field(description="invalid, invariant, not-found, conflict, too-large, "
-                                   "busy, search-failed, search-timeout, storage, internal")
+                                   "busy, client-limit, search-failed, search-timeout, storage, internal")
     message: str
     field: str | None = Field(None, description="the request field at fault, dotted")
     invariants: list[str] | None = Field(None, description="422 invariant: each broken one")
@@ -35,7 +35,7 @@ class ErrorBody(BaseModel):
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text} for code, text in {
-        404: "unknown game",
+        404: "unknown game (or catalogue)",
         409: "the request does not fit the position (nothing changed)",
         413: "request body too large",
         422: "malformed JSON, a wrong field, or a position that breaks an invariant",
@@ -163,6 +163,11 @@ class CreateGame(_Request):
     perspective: int | None = Field(
         None, ge=1, le=4, description="'I am seat N': the seat whose view, suggestions and "
         "page are the default (play mode: a human seat; default the first human seat)")
+    catalogue: str | None = Field(
+        None, max_length=200, description="the components to play with: the name of a "
+        "stored catalogue (GET /v1/catalogues); default the shipped one, 'default "
+        "(reconstruction)'. The game keeps that catalogue's content even if the name is "
+        "later replaced or deleted")
 
 
 StepValue = str | dict[str, Any]
@@ -200,7 +205,8 @@ class HistoryEntry(_Answer):
     index: int
     player: str
     step: str | None = Field(description="notation; null while hidden from this seat")
-    source: str = Field(description="human, ai, chance (dealt by the service) or report")
+    source: str = Field(description="human, ai, chance (dealt by the service), report, or "
+                        "unseen (a starting tile dealt face down to another seat, live)")
 
 
 class AiStatus(_Answer):
@@ -238,3 +244,56 @@ class ScoreView(_Answer):
     final: bool
     score: list[dict[str, Any]]
     winners: list[int] | None
+
+
+# -- catalogues ---------------------------------------------------------------------------
+
+class CatalogueCheckRequest(_Request):
+    catalogue: dict[str, Any] = Field(
+        description="a component catalogue (schema mombasa-catalogue/1, docs/catalogue.md)")
+    page: bool = Field(False, description="also answer the catalogue as the web page draws "
+                                          "it (as GET /v1/catalogue), when it is valid")
+
+
+class CatalogueFault(_Answer):
+    path: str = Field(description="JSON path of the first fault, e.g. "
+                                  "'books[12].reward.pounds' ('$': the whole file)")
+    message: str = Field(description="what is wrong there, e.g. 'must be >= 0, got -1'")
+
+
+class CatalogueCheck(_Answer):
+    ok: bool
+    error: CatalogueFault | None = Field(description="the loader's first fault, or null")
+    summary: dict[str, Any] | None = Field(
+        description="counts of the components (as `mombasa catalogue check --json`)")
+    page: dict[str, Any] | None = Field(
+        None, description="the catalogue as the page draws it (asked with page: true)")
+
+
+class SaveCatalogue(_Request):
+    name: str = Field(min_length=1, max_length=60, description=(
+        "1-60 letters, digits, spaces and - _ . (beginning with a letter or a digit); "
+        "names compare case-insensitively"))
+    catalogue: dict[str, Any] = Field(description="the catalogue (schema mombasa-catalogue/1)")
+    replace: bool = Field(False, description="replace a stored catalogue of that name "
+                                             "(games already created keep theirs)")
+
+
+class CatalogueEntry(_Answer):
+    name: str
+    default: bool = Field(description="the shipped catalogue (cannot be replaced or deleted)")
+    sha256: str | None = Field(description="SHA-256 of the stored JSON text (null: shipped)")
+    created: float | None = Field(description="epoch seconds (null: shipped)")
+    updated: float | None
+    games: int | None = Field(description="games that play with this content")
+    summary: dict[str, Any]
+
+
+class CatalogueList(_Answer):
+    catalogues: list[CatalogueEntry]
+
+
+class CatalogueDeleted(_Answer):
+    name: str
+    deleted: bool
+    games: int = Field(description="games that still play with its content (kept for them)")

@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 import math
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -123,6 +123,12 @@ def _bonus_spaces(cat: Catalogue) -> list[dict[str, Any]]:
 
 @cache
 def _catalogue_json(cat: Catalogue) -> dict[str, Any]:
+    return build_catalogue_json(cat)
+
+
+def build_catalogue_json(cat: Catalogue) -> dict[str, Any]:
+    """The catalogue as the page draws it, computed afresh (for a catalogue being edited,
+    which is not kept: :func:`catalogue_json` keeps what it computes)."""
     companies = [{"id": c.id, "name": c.name, "colour": c.colour, "edge": c.edge}
                  for c in cat.companies]
     regions = [{"id": r.id, "name": r.name, "reward": reward_json(r.reward, cat),
@@ -256,17 +262,30 @@ def base_layout(cat: Catalogue) -> dict[str, dict[str, Any]]:
 
     The rectangle holds the columns side by side with the company's name on the side
     away from the map."""
-    cols, spaces = cat.base_columns, cat.base_spaces
+    layout = _base_layout(cat.base_columns, cat.base_spaces,
+                          tuple((r.centre, r.polygon) for r in cat.regions),
+                          cat.base_neighbours, tuple(c.id for c in cat.companies))
+    return {c: {**b, "towards": list(b["towards"])} for c, b in layout.items()}
+
+
+# Keyed by what the layout depends on: a catalogue being edited (a new one at every
+# check) keeps its map's layout as long as the map is unchanged.
+@lru_cache(maxsize=32)
+def _base_layout(cols: int, spaces: int,
+                 regions: tuple[tuple[tuple[float, float], tuple[tuple[float, float], ...]],
+                                ...],
+                 base_neighbours: tuple[tuple[tuple[int, int], ...], ...],
+                 company_ids: tuple[str, ...]) -> dict[str, dict[str, Any]]:
     width = cols * BASE_SPACE + (cols - 1) * BASE_GAP
     height = spaces * BASE_SPACE + BASE_LABEL
-    polys = [r.polygon for r in cat.regions]
+    polys = [poly for _, poly in regions]
     placed: dict[str, Rect] = {}
     out: dict[str, dict[str, Any]] = {}
     # Companies with the fewest bordering regions first (they are the hardest to place).
-    order = sorted(range(len(cat.companies)), key=lambda c: len(cat.base_neighbours[c]))
+    order = sorted(range(len(company_ids)), key=lambda c: len(base_neighbours[c]))
     for c in order:
-        company = cat.companies[c]
-        near = [cat.regions[r].centre for r, _ in cat.base_neighbours[c]] or [(500.0, 500.0)]
+        company = company_ids[c]
+        near = [regions[r][0] for r, _ in base_neighbours[c]] or [(500.0, 500.0)]
         mx = sum(p[0] for p in near) / len(near)
         my = sum(p[1] for p in near) / len(near)
         candidates: list[tuple[float, Rect]] = []
@@ -281,9 +300,9 @@ def base_layout(cat: Catalogue) -> dict[str, dict[str, Any]]:
                      if all(_apart(r, o, 16) for o in placed.values())
                      and not _overlaps(r, polys, 8)),
                     (x0 + (width + 20) * c, y0, width, height))  # nowhere free: the top edge
-        placed[company.id] = rect
+        placed[company] = rect
         front = "bottom" if rect[1] + rect[3] / 2 < my else "top"
-        out[company.id] = {"x": rect[0], "y": rect[1], "width": rect[2], "height": rect[3],
-                           "space": BASE_SPACE, "gap": BASE_GAP, "label": BASE_LABEL,
-                           "front": front, "towards": [round(mx, 1), round(my, 1)]}
-    return {c.id: out[c.id] for c in cat.companies}
+        out[company] = {"x": rect[0], "y": rect[1], "width": rect[2], "height": rect[3],
+                        "space": BASE_SPACE, "gap": BASE_GAP, "label": BASE_LABEL,
+                        "front": front, "towards": [round(mx, 1), round(my, 1)]}
+    return {c: out[c] for c in company_ids}

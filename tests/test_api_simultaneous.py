@@ -139,3 +139,39 @@ def test_perspective_must_be_a_seat_of_the_game(api: TestClient) -> None:
     r = api.post("/v1/games", json={"seats": [{"kind": "human"}, {"kind": "ai", "bot": AI}],
                                     "perspective": 2})
     assert r.status_code == 422 and "AI seat" in r.json()["message"]
+
+
+def test_live_variable_setup_asks_only_your_own_starting_tiles(api: TestClient) -> None:
+    """Issue 14: the starting tiles dealt to the other seats are never asked; only the
+    tile each keeps is entered, at the reveal, from every tile nobody else holds."""
+    g = _new(api, seats=[{"kind": "human"}] * 3, mode="live", seed=4, variable=True,
+             perspective=2)
+    gid = g["id"]
+    ref = engine.new_game(players=3, seed=77, variable=True)
+    asked = []
+    for _ in range(80):
+        v = _view(api, gid)
+        d = v["decision"]
+        if d["kind"] != "chance":
+            break
+        pending = v["observation"]["state"]["pending"][0]
+        asked.append(pending)
+        while not ref.decision.is_chance or (ref.decision.event == "deal-tile"
+                                             and ref.decision.target != 1):
+            ref = ref.apply(engine.Step("deal-tile", ref.decision.target, engine.HIDDEN)
+                            if ref.decision.is_chance else ref.legal_steps()[0])
+        step = ref.sample_chance()
+        ref = ref.apply(step)
+        r = api.post(f"/v1/games/{gid}/chance", json={"step": step.to_json()})
+        assert r.status_code == 200, (r.text, pending)
+    tile_deals = [a for a in asked if a.get("chance") == "deal-tile"]
+    assert len(tile_deals) == 2 and all(a["seat"] == 2 for a in tile_deals)
+    v = _view(api, gid)
+    assert v["decision"]["kind"] == "starting-tile" and v["decision"]["seats"] == [1, 2, 3]
+    assert len(v["legal"]) == 2  # your own two tiles
+    other = _view(api, gid, 1)
+    assert len(other["legal"]) == 8  # any tile but the two dealt to seat 2
+    sources = {h["source"] for h in v["history"]}
+    assert "unseen" in sources
+    assert all(h["step"] is None for h in v["history"]
+               if h["source"] == "unseen")  # nothing to show, to anyone

@@ -52,8 +52,8 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
+    """A headless Chromium for one test module (the browser tests share it)."""
     if not CHROMIUM.exists():
         pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
     with sync_api.sync_playwright() as p:
@@ -62,6 +62,11 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium()
 
 
 class Console:

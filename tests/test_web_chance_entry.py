@@ -20,10 +20,9 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright import sync_api
 
 from tests.service_process import serving
-from tests.test_web import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, Console, _artifacts
+from tests.test_web import ARTIFACTS, Console, _artifacts, chromium
 
 PICKER = "#picker:not([hidden])"
 OPTIONS = "#picker-list [role=option]"
@@ -38,14 +37,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from chromium()
 
 
 @pytest.fixture(scope="module")

@@ -33,18 +33,16 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright import sync_api
 
 import engine
 from tests.service_process import serving
 from tests.test_web import (
     ARTIFACTS,
-    CHROMIUM,
-    CHROMIUM_ARGS,
     Console,
     _artifacts,
     _final_table,
     _pounds,
+    chromium,
 )
 
 REFERENCE_SEED = 7  # the reference game whose chance outcomes the table "reveals"
@@ -80,14 +78,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from chromium()
 
 
 class Mirror:

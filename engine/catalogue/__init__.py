@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -275,10 +276,23 @@ def validate(raw: dict[str, Any]) -> None:
     parse_catalogue(raw)
 
 
-def load_catalogue(path: str | os.PathLike[str] | None = None) -> Catalogue:
-    """Load and validate a catalogue file (default: ``MOMBASA_CATALOGUE`` or the shipped one)."""
+def load_catalogue(
+    path: str | os.PathLike[str] | Mapping[str, Any] | None = None,
+) -> Catalogue:
+    """Load and validate a catalogue (default: ``MOMBASA_CATALOGUE`` or the shipped one):
+    a file's path, or its parsed JSON (checked and built, not cached; such a catalogue
+    pickles by path, so a search process needs it from a file).
+
+    >>> import json
+    >>> raw = json.loads(open(default_catalogue().path).read())
+    >>> raw["player"]["start_pounds"] = 7
+    >>> load_catalogue(raw).start_pounds
+    7
+    """
     if path is None:
         return default_catalogue()
+    if isinstance(path, Mapping):
+        return parse_catalogue(dict(path))
     p = Path(path)
     try:
         raw = json.loads(p.read_text(encoding="utf-8"))

@@ -31,6 +31,13 @@ export const api = {
   chance: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/chance`, { step, seat }),
   undo: (id, seat) => call("POST", `/v1/games/${encodeURIComponent(id)}/undo`, { seat }),
   score: (id) => call("GET", `/v1/games/${encodeURIComponent(id)}/score`),
+  gameCatalogue: (id) => call("GET", `/v1/games/${encodeURIComponent(id)}/catalogue`),
+  // component catalogues: the list, one file (export), check, save, delete
+  catalogues: () => call("GET", "/v1/catalogues"),
+  catalogueFile: (name) => call("GET", `/v1/catalogues/${encodeURIComponent(name)}`),
+  checkCatalogue: (catalogue, signal) => call("POST", "/v1/catalogues/check", { catalogue, page: true }, signal),
+  saveCatalogue: (name, catalogue, replace = false) => call("POST", "/v1/catalogues", { name, catalogue, replace }),
+  deleteCatalogue: (name) => call("DELETE", `/v1/catalogues/${encodeURIComponent(name)}`),
 };
 
 /**

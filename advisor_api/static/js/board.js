@@ -107,7 +107,7 @@ export function entryCost(cat, st, company, region) {
 }
 
 // -- the map -------------------------------------------------------------------------------
-function drawMap(cat, st, ctx) {
+export function drawMap(cat, st, ctx) {
   const geo = geometry(cat);
   const FRAME = geo.frame;
   const layer = [];
@@ -239,7 +239,7 @@ function panelTitle(x, y, str) {
   return text(x, y, str, { class: "title" });
 }
 
-function drawRounds(cat, st) {
+export function drawRounds(cat, st) {
   const parts = [panelTitle(RX, 30, "Round")];
   const coinsBy = st.round_coins || [];
   for (let r = 1; r <= 7; r++) {
@@ -257,7 +257,7 @@ function drawRounds(cat, st) {
   return g({}, parts);
 }
 
-function drawDisplay(cat, st) {
+export function drawDisplay(cat, st) {
   const parts = [panelTitle(RX, 92, "Card display"), text(RX + 150, 92, "new cards enter left, age right", { class: "small" })];
   const W = 118;
   const H = 112;
@@ -286,7 +286,7 @@ function bonusMarker(st, id, x, y, r = 10) {
   return who ? marker(x, y, r, who - 1) : s("circle", { cx: x, cy: y, r, fill: "none", stroke: "#a89570", "stroke-width": 1.5, "stroke-dasharray": "3 3" });
 }
 
-function drawBonus(cat, st) {
+export function drawBonus(cat, st) {
   const parts = [panelTitle(RX + 368, 92, "Bonus spaces")];
   const board = cat.bonus_spaces.filter((b) => b.board);
   const simple = board.filter((b) => ["first_player", "buy_card", "remove_card"].includes(b.kind));
@@ -365,7 +365,7 @@ function tileName(c) {
   return { plus1_goods: "+1 goods", bookkeeper: "bookkeeper", merchant: "merchant", expansion: "expansion" }[c.kind] || c.kind;
 }
 
-function drawBooks(cat, st) {
+export function drawBooks(cat, st) {
   const y0 = 580;
   const parts = [panelTitle(RX, y0 + 8, "Book display"), text(RX + 160, y0 + 8, "take books left to right; coins come with them", { class: "small" })];
   const W = 131;
@@ -393,7 +393,7 @@ function drawBooks(cat, st) {
 }
 
 // -- company tracks --------------------------------------------------------------------------
-function drawTracks(cat, st) {
+export function drawTracks(cat, st) {
   const y0 = 898;
   const rowH = 56;
   const parts = [];
@@ -460,6 +460,19 @@ function star(cx, cy, r) {
     pts.push(`${cx + rr * Math.cos(a)} ${cy + rr * Math.sin(a)}`);
   }
   return `M${pts.join(" L")} Z`;
+}
+
+/** The board before the first deal: every base full, nothing dealt (first-game tracks). */
+export function emptyState(cat) {
+  return {
+    round: 0, phase: "setup", first: 1, next_first: null, owners: Object.fromEntries(cat.regions.map((r) => [r.id, null])),
+    bases: Object.fromEntries(cat.companies.map((c) => [c.id, Array.from({ length: cat.base.columns }, () => [cat.base.spaces, false])])),
+    display: Object.fromEntries(cat.display.spaces.map((x) => [x.name, null])),
+    book_display: Object.fromEntries(cat.book_display.spaces.map((x) => [x.name, null])),
+    book_coins: Object.fromEntries(cat.book_display.spaces.map((x) => [x.name, 0])),
+    round_coins: cat.round_coins["2"] || [], bonus: Object.fromEntries(cat.bonus_spaces.map((b) => [b.id, null])),
+    tracks: cat.first_game_tracks, player_states: [], pending: [],
+  };
 }
 
 /** Draw the whole shared board into the <svg id="board">. */

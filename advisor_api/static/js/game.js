@@ -40,6 +40,7 @@ export async function openGame(id, seat) {
   location.hash = `game=${encodeURIComponent(id)}&seat=${seat}`;
   setUi("busy");
   try {
+    app.cat = await api.gameCatalogue(id); // the game's own components (as it was created)
     render(await fetchView());
   } catch (err) {
     showError(err);

@@ -3,11 +3,12 @@
 // dialog over an empty board).
 
 import { api } from "./api.js";
-import { renderBoard } from "./board.js";
+import { emptyState, renderBoard } from "./board.js";
 import { undo } from "./actions.js";
 import { closeChooser, onTableClick } from "./clicks.js";
 import { openGame } from "./game.js";
 import { closePicker } from "./picker.js";
+import { openCatalogueScreen, wireCatalogueScreen } from "./catalogue.js";
 import { openById, openNewGame, perspectiveChoices, seatRows, startGame } from "./newgame.js";
 import { renderLegalList } from "./render.js";
 import { app } from "./state.js";
@@ -32,6 +33,8 @@ async function main() {
   $("#new-form").addEventListener("submit", startGame);
   $("#ng-cancel").addEventListener("click", () => $("#new-game").close());
   $("#ng-open").addEventListener("click", openById);
+  wireCatalogueScreen();
+  $("#ng-edit-catalogue").addEventListener("click", () => { $("#new-game").close(); openCatalogueScreen(); });
   $("#legal-filter").addEventListener("input", () => app.ctx && renderLegalList(app.ctx));
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
@@ -58,15 +61,7 @@ async function main() {
 /** The starting board (no game yet): a fresh first-game layout without cards. */
 function renderEmpty() {
   const cat = app.cat;
-  const st = {
-    round: 0, phase: "setup", first: 1, next_first: null, owners: Object.fromEntries(cat.regions.map((r) => [r.id, null])),
-    bases: Object.fromEntries(cat.companies.map((c) => [c.id, Array.from({ length: cat.base.columns }, () => [cat.base.spaces, false])])),
-    display: Object.fromEntries(cat.display.spaces.map((x) => [x.name, null])),
-    book_display: Object.fromEntries(cat.book_display.spaces.map((x) => [x.name, null])),
-    book_coins: Object.fromEntries(cat.book_display.spaces.map((x) => [x.name, 0])),
-    round_coins: cat.round_coins["2"] || [], bonus: Object.fromEntries(cat.bonus_spaces.map((b) => [b.id, null])),
-    tracks: cat.first_game_tracks, player_states: [], pending: [],
-  };
+  const st = emptyState(cat);
   const ctx = { cat, st, view: { score: [], seats: [] }, legal: [], targetMap: new Map(), costs: {} };
   renderBoard($("#board"), ctx);
 }

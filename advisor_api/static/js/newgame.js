@@ -2,6 +2,7 @@
 // spec), setup and mode, creating the game, and opening a game by its id.
 
 import { api } from "./api.js";
+import { catalogueList, DEFAULT_NAME } from "./catalogue.js";
 import { h, PLAYER_FILL } from "./svg.js";
 import { openGame } from "./game.js";
 import { $, errorText, message } from "./ui.js";
@@ -59,8 +60,21 @@ export function openNewGame() {
   $("#ng-error").hidden = true;
   if (!$("#ng-seats tbody").children.length) seatRows();
   perspectiveChoices();
+  catalogueChoices();
   const dlg = $("#new-game");
   if (!dlg.open) dlg.showModal();
+}
+
+// "Components": the shipped catalogue and every stored one (GET /v1/catalogues).
+async function catalogueChoices() {
+  const sel = $("#ng-catalogue");
+  const keep = sel.value;
+  let list = [{ name: DEFAULT_NAME, default: true }];
+  try {
+    list = await catalogueList();
+  } catch { /* the shipped one only */ }
+  sel.replaceChildren(...list.map((c) => h("option", { value: c.name }, c.name)));
+  sel.value = list.some((c) => c.name === keep) ? keep : DEFAULT_NAME;
 }
 
 export async function startGame(ev) {
@@ -82,6 +96,8 @@ export async function startGame(ev) {
   const perspective = Number($("#ng-perspective").value);
   if (perspective) body.perspective = perspective;
   if (seedText) body.seed = Number(seedText);
+  const components = $("#ng-catalogue").value;
+  if (components && components !== DEFAULT_NAME) body.catalogue = components;
   $("#ng-start").disabled = true;
   try {
     const v = await api.create(body);

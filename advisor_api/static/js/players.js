@@ -182,6 +182,9 @@ function tracks(ctx, i, p) {
   return g({}, parts);
 }
 
+/** A player's diamond and bookkeeping tracks (x 966..1600 of a player board): p needs diamond, ink, books, flipped. */
+export { tracks as playerTracks };
+
 /** One SVG per player into #players (the viewed player's first). */
 export function renderPlayers(container, ctx) {
   const { st } = ctx;
