@@ -7,7 +7,11 @@ it with uvicorn. Endpoints (all JSON; see ``docs/api.md`` and ``/docs``):
 * ``POST /v1/analyse/stream``: the same as Server-Sent Events, the current lines every
   ~300 ms until the limit or until the client goes;
 * ``POST /v1/games``, ``GET /v1/games/{id}?seat=N``, ``POST .../steps``, ``.../moves``,
-  ``.../chance`` (live mode), ``.../undo``, ``GET .../analysis``, ``GET .../score``.
+  ``.../chance`` (live mode), ``.../undo``, ``GET .../analysis``, ``GET .../score``,
+  ``GET .../catalogue`` (the game's components, as the page draws them);
+* ``POST /v1/catalogues/check``, ``POST /v1/catalogues``, ``GET /v1/catalogues``,
+  ``GET /v1/catalogues/{name}``, ``DELETE /v1/catalogues/{name}``: component catalogues
+  checked, saved under a name, exported, and chosen when creating a game.
 
 Searches (analyses and AI moves) run in a pool of processes, never on the event loop.
 """
@@ -21,23 +25,38 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
-from fastapi import FastAPI, Query, Request
+from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
-from advisor_api import analysis, web
-from advisor_api.errors import ApiError, Busy, Conflict, InvalidInput
+from advisor_api import analysis, catalogues, web
+from advisor_api.catalogues import CatalogueLibrary
+from advisor_api.cli_catalogue import summary as catalogue_summary
+from advisor_api.errors import ApiError, Conflict, InvalidInput
 from advisor_api.games import GameService, deciders_text, score_json
-from advisor_api.pool import WorkerPool
+from advisor_api.limits import (
+    CLIENT,
+    ClientContext,
+    ClientLimits,
+    Lease,
+    unless_disconnected,
+)
+from advisor_api.pool import Ticket, WorkerPool
 from advisor_api.schemas import (
     AnalyseRequest,
     AnalyseResponse,
+    CatalogueCheck,
+    CatalogueCheckRequest,
+    CatalogueDeleted,
+    CatalogueEntry,
+    CatalogueList,
     ChanceRequest,
     CreateGame,
     GameView,
     MoveRequest,
+    SaveCatalogue,
     ScoreView,
     StepRequest,
     UndoRequest,
@@ -63,9 +82,16 @@ class Service:
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.pool = WorkerPool(settings.workers, settings.max_queue, settings.grace)
+        self.pool = WorkerPool(settings.workers, settings.max_queue, settings.grace,
+                               max_tasks=settings.worker_max_tasks,
+                               max_rss_mb=settings.worker_max_rss_mb)
+        self.limits = ClientLimits(
+            settings.client_analyses, settings.client_games_per_minute,
+            settings.client_ai_games, running=lambda g: g.ai_task is not None,
+            finished=lambda g: g.state.is_over())
         self._store: Store | None = None
         self._games: GameService | None = None
+        self._catalogues: CatalogueLibrary | None = None
 
     @property
     def store(self) -> Store:
@@ -77,15 +103,23 @@ class Service:
         assert self._games is not None, "the service is not started"
         return self._games
 
+    @property
+    def catalogues(self) -> CatalogueLibrary:
+        assert self._catalogues is not None, "the service is not started"
+        return self._catalogues
+
     async def start(self) -> None:
         self._store = Store(self.settings.db_path)
-        self._games = GameService(self._store, self.pool, self.settings)
+        self._catalogues = CatalogueLibrary(self._store, self.settings.catalogue_folder())
+        self._games = GameService(self._store, self.pool, self.settings, self._catalogues)
         await self.pool.start()
 
     async def stop(self) -> None:
         if self._games is not None:
             await self._games.close()
         await self.pool.close()
+        if self._catalogues is not None:
+            self._catalogues.close()
         if self._store is not None:
             self._store.close()
 
@@ -107,21 +141,46 @@ class Service:
             jobs=req.jobs)
 
     async def analyse(self, plan: analysis.Plan) -> dict[str, Any]:
-        answers = await self.pool.run(plan.tasks(), plan.expected, admit=True)
+        """A plain analysis: admitted (429), run, and stopped if its client goes away."""
+        ticket, lease = self.check_admission(plan)
+        try:
+            run = asyncio.ensure_future(self.pool.run(plan.tasks(), plan.expected,
+                                                      ticket=ticket))
+            answers = await unless_disconnected(run)
+        finally:
+            ticket.close()
+            lease.release()
         parts = [a["stats"] for a in answers]
         return analysis.build_response(plan, self._merge(plan, parts), _elapsed(parts),
                                        solved=answers[0]["solved"])
 
-    def check_admission(self, jobs: int) -> None:
-        """429 now if a search of ``jobs`` processes would be refused."""
-        pool = self.pool
-        if pool.idle >= jobs and pool.waiting == 0:
-            return
-        if pool.waiting >= pool.max_queue:
-            raise Busy(f"all {pool.size} search processes are busy and {pool.waiting} "
-                       "searches are queued; retry later", pool.retry_after())
+    def check_admission(self, plan: analysis.Plan) -> tuple[Ticket, Lease]:
+        """Admit an analysis now, or 429: the client's limit of analyses at once
+        (``client-limit``), then a place in the search pool (``busy``). The caller
+        closes the ticket and releases the lease when done."""
+        client = CLIENT.get()
+        lease = self.limits.analysis(client, plan.expected)
+        try:
+            return self.pool.admit(plan.jobs, plan.expected, client=client), lease
+        except BaseException:
+            lease.release()
+            raise
 
-    async def stream(self, plan: analysis.Plan) -> AsyncIterator[str]:
+    def check_new_game(self, req: CreateGame) -> bool:
+        """429 if this client may not create the game now; whether it is an AI game."""
+        ai = req.mode == "play" and any(s.kind == "ai" for s in req.seats)
+        self.limits.check_game(CLIENT.get(), ai)
+        return ai
+
+    def stream_response(self, plan: analysis.Plan) -> StreamingResponse:
+        """The streamed analysis, admitted now (429 before any event)."""
+        ticket, lease = self.check_admission(plan)
+        return _AdmittedStream(self.stream(plan, ticket), [ticket.close, lease.release],
+                               media_type="text/event-stream",
+                               headers={"Cache-Control": "no-cache",
+                                        "X-Accel-Buffering": "no"})
+
+    async def stream(self, plan: analysis.Plan, ticket: Ticket) -> AsyncIterator[str]:
         """Server-Sent Events: ``lines`` every ``stream_interval``, then ``done``."""
         latest: dict[int, RootStats] = {}
         fresh = False
@@ -133,7 +192,7 @@ class Service:
 
         interval = self.settings.stream_interval
         task = asyncio.ensure_future(self.pool.run(
-            plan.tasks(progress_every=interval), plan.expected, admit=False,
+            plan.tasks(progress_every=interval), plan.expected, ticket=ticket,
             on_progress=progress))
         try:
             yield ": search started\n\n"
@@ -160,6 +219,23 @@ class Service:
     @staticmethod
     def _merge(plan: analysis.Plan, parts: list[RootStats]) -> SearchResult:
         return merge(plan.obs.viewer, parts, _elapsed(parts), plan.obs.state.n)
+
+
+class _AdmittedStream(StreamingResponse):
+    """A streamed answer that gives back its admission when it ends, even if the client
+    left before its first event."""
+
+    def __init__(self, content: AsyncIterator[str], on_close: list[Callable[[], None]],
+                 **kwargs: Any) -> None:
+        super().__init__(content, **kwargs)
+        self._on_close = on_close
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            for close in self._on_close:
+                close()
 
 
 def _elapsed(parts: list[RootStats]) -> float:
@@ -305,6 +381,7 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
                   lifespan=lifespan)
     app.state.service = svc
     app.add_middleware(BodyLimit, max_body=settings.max_body)
+    app.add_middleware(ClientContext)  # who is asking (per-client limits)
     _install_errors(app)
 
     game_errors = errors(404, 409, 413, 422)
@@ -313,10 +390,14 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
 
     @app.get("/v1/health", tags=["service"])
     async def health() -> dict[str, Any]:
-        """Liveness and the state of the search pool."""
+        """Liveness and the state of the search pool: processes (each with its tasks and
+        memory), idle ones, searches queued (at most ``max_queue``) and AI moves waiting
+        for a place in the queue (``deferred``), counters, and the per-client limits."""
         pool = svc.pool
         return {"status": "ok", "version": VERSION, "workers": pool.size, "idle": pool.idle,
-                "queued": pool.waiting, "stats": dict(pool.stats)}
+                "queued": pool.waiting, "max_queue": pool.max_queue,
+                "deferred": pool.deferred, "processes": pool.workers(),
+                "stats": dict(pool.stats), "clients": svc.limits.snapshot()}
 
     @app.post("/v1/analyse", tags=["analysis"], response_model=AnalyseResponse,
               response_model_exclude_none=True, responses=errors(409, 413, 422, 429, 500, 504))
@@ -333,21 +414,19 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
     async def analyse_stream(req: AnalyseRequest) -> StreamingResponse:
         """The analysis as Server-Sent Events: the current lines every ~300 ms until the
         limit (event ``done``) or until the client disconnects (the search stops)."""
-        plan = svc.plan(req)
-        svc.check_admission(plan.jobs)
-        return StreamingResponse(svc.stream(plan), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache",
-                                          "X-Accel-Buffering": "no"})
+        return svc.stream_response(svc.plan(req))
 
     @app.post("/v1/games", tags=["games"], status_code=201, response_model=GameView,
-              responses=errors(413, 422))
+              responses=errors(413, 422, 429))
     async def create_game(req: CreateGame) -> dict[str, Any]:
         """A new game: 2-4 seats (human or AI with a bot spec), seed, setup and mode
         (``play``: the service deals chance and AI seats move; ``live``: mirror a table).
         Answers the view of the perspective seat ("I am seat N"; default the first human
-        seat, seat 1 if none)."""
+        seat, seat 1 if none). 429 over the client's games per minute or AI games."""
+        ai = svc.check_new_game(req)
         game = await svc.games.create([s.model_dump() for s in req.seats], req.seed,
-                                      req.variable, req.mode, req.perspective)
+                                      req.variable, req.mode, req.perspective, req.catalogue)
+        svc.limits.game_created(CLIENT.get(), game, ai)
         return svc.games.view(game, game.perspective)
 
     @app.get("/v1/games/{game_id}", tags=["games"], response_model=GameView,
@@ -442,5 +521,63 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
         return {"id": game.id, "over": s.is_over(), "final": s.is_over(),
                 "score": score_json(s),
                 "winners": [w + 1 for w in engine.winners(s)] if s.is_over() else None}
+
+    @app.get("/v1/games/{game_id}/catalogue", tags=["games"], responses=errors(404))
+    async def game_catalogue(game_id: str) -> dict[str, Any]:
+        """The components the game plays with, as the web page draws them (the shape of
+        ``GET /v1/catalogue``), with ``name`` (the stored catalogue named when the game
+        was created, or the shipped one) and ``sha256`` (of its content; null: shipped)."""
+        game = await svc.games.get(game_id)
+        ref = game.params.get("catalogue") or {}
+        return {**web.catalogue_json(game.state.cat),
+                "name": ref.get("name", catalogues.DEFAULT_NAME),
+                "sha256": ref.get("sha256")}
+
+    # -- catalogues ------------------------------------------------------------------------
+    @app.post("/v1/catalogues/check", tags=["catalogues"], response_model=CatalogueCheck,
+              response_model_exclude_none=False, responses=errors(413, 422))
+    async def check_catalogue(req: CatalogueCheckRequest) -> dict[str, Any]:
+        """Check a catalogue with the engine's loader (nothing is stored): ``ok``, the
+        first fault by JSON path (``error``: ``{path, message}``), a summary of the
+        components, and with ``page: true`` the catalogue as the web page draws it."""
+        cat, error = catalogues.check(req.catalogue)
+        if cat is None:
+            return {"ok": False, "error": error, "summary": None, "page": None}
+        return {"ok": True, "error": None, "summary": catalogue_summary(cat),
+                "page": web.build_catalogue_json(cat) if req.page else None}
+
+    @app.post("/v1/catalogues", tags=["catalogues"], status_code=201,
+              response_model=CatalogueEntry,
+              responses={200: {"description": "replaced (replace: true)",
+                               "model": CatalogueEntry}, **errors(409, 413, 422)})
+    async def save_catalogue(req: SaveCatalogue, response: Response) -> dict[str, Any]:
+        """Save a catalogue under a name (201; 200 when ``replace`` replaced one): 422
+        with the loader's path and message if it does not load (``field``:
+        ``catalogue.<path>``), 409 if the name exists (unless ``replace``) or is the
+        shipped catalogue's. Nothing is stored on error."""
+        entry, created = svc.catalogues.save(req.name, req.catalogue, req.replace)
+        if not created:
+            response.status_code = 200
+        return entry
+
+    @app.get("/v1/catalogues", tags=["catalogues"], response_model=CatalogueList)
+    async def list_catalogues() -> dict[str, Any]:
+        """Every catalogue a game can be created with: the shipped one ("default
+        (reconstruction)") first, then the stored ones by name, each with a summary."""
+        return {"catalogues": svc.catalogues.entries()}
+
+    @app.get("/v1/catalogues/{name}", tags=["catalogues"],
+             responses={200: {"description": "the catalogue file (JSON)",
+                              "content": {"application/json": {}}}, **errors(404)})
+    async def get_catalogue(name: str) -> Response:
+        """A catalogue's JSON file, as stored (export; comments kept)."""
+        return Response(svc.catalogues.text(name), media_type="application/json")
+
+    @app.delete("/v1/catalogues/{name}", tags=["catalogues"], response_model=CatalogueDeleted,
+                responses=errors(404, 409))
+    async def delete_catalogue(name: str) -> dict[str, Any]:
+        """Forget a stored catalogue (409 for the shipped one). Games created with it keep
+        its content and go on replaying with it."""
+        return svc.catalogues.delete(name)
 
     return app

@@ -36,4 +36,6 @@ def serve(
     Console(stderr=True).print(
         f"Mombasa advisor on http://{host}:{port} (API docs: /docs); games in "
         f"{settings.db_path}; {settings.workers} search processes", highlight=False)
-    uvicorn.run(create_app(settings=settings), host=host, port=port, log_level=log_level)
+    # The client of the per-client limits is the direct peer: X-Forwarded-For is not trusted.
+    uvicorn.run(create_app(settings=settings), host=host, port=port, log_level=log_level,
+                proxy_headers=False)

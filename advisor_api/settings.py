@@ -15,6 +15,7 @@ from typing import Any
 #: Environment variable -> settings field (see ``docs/api.md``).
 ENV_VARS: dict[str, str] = {
     "MOMBASA_DB": "db_path",
+    "MOMBASA_CATALOGUE_DIR": "catalogue_dir",
     "MOMBASA_MAX_TIME": "max_time",
     "MOMBASA_MAX_ITERATIONS": "max_iterations",
     "MOMBASA_MAX_BODY": "max_body",
@@ -26,6 +27,11 @@ ENV_VARS: dict[str, str] = {
     "MOMBASA_STREAM_INTERVAL": "stream_interval",
     "MOMBASA_MAX_BOT_TIME": "max_bot_time",
     "MOMBASA_MAX_BOT_ITERATIONS": "max_bot_iterations",
+    "MOMBASA_CLIENT_ANALYSES": "client_analyses",
+    "MOMBASA_CLIENT_GAMES_PER_MINUTE": "client_games_per_minute",
+    "MOMBASA_CLIENT_AI_GAMES": "client_ai_games",
+    "MOMBASA_WORKER_MAX_TASKS": "worker_max_tasks",
+    "MOMBASA_WORKER_MAX_RSS_MB": "worker_max_rss_mb",
 }
 
 
@@ -38,6 +44,8 @@ class Settings:
     """Limits of the service. ``from_env`` reads the ``MOMBASA_*`` variables."""
 
     db_path: str = "./mombasa.db"  # SQLite file of the games
+    # Files of the stored catalogues ("": a folder "catalogues" beside the database).
+    catalogue_dir: str = ""
     max_time: float = 10.0  # seconds of search per request
     max_iterations: int = 1_000_000  # iterations per request
     max_body: int = 1_000_000  # bytes of a request body (413 above)
@@ -49,6 +57,13 @@ class Settings:
     stream_interval: float = 0.3  # seconds between Server-Sent Events
     max_bot_time: float = 10.0  # seconds per move of an AI seat
     max_bot_iterations: int = 200_000  # iterations per search of an AI seat
+    # Per client (remote address, the direct peer; 0: no limit), 429 above:
+    client_analyses: int = 4  # analyses at once (plain, streamed, a game's)
+    client_games_per_minute: int = 30  # games created in any 60 s
+    client_ai_games: int = 4  # games whose AI seats are playing at once
+    # A search process is replaced by a fresh one between tasks (0: never)...
+    worker_max_tasks: int = 200  # ...after this many tasks
+    worker_max_rss_mb: float = 512.0  # ...when its memory after a task is above this
 
     def __post_init__(self) -> None:
         for name in ("max_time", "grace", "default_time", "stream_interval", "max_bot_time"):
@@ -58,8 +73,10 @@ class Settings:
                      "max_bot_iterations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
-        if self.max_queue < 0:
-            raise ValueError(f"max_queue: must be >= 0, got {self.max_queue}")
+        for name in ("max_queue", "client_analyses", "client_games_per_minute",
+                     "client_ai_games", "worker_max_tasks", "worker_max_rss_mb"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name}: must be >= 0, got {getattr(self, name)}")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -80,6 +97,16 @@ class Settings:
                 raise ValueError(f"{var}: cannot read {raw!r} as a {typ}") from None
         values.update(overrides)
         return cls(**values)
+
+    def catalogue_folder(self) -> str | None:
+        """Where the stored catalogues' files go (None: a temporary folder, for a
+        database in memory)."""
+        if self.catalogue_dir:
+            return self.catalogue_dir
+        if self.db_path == ":memory:":
+            return None
+        return os.path.join(os.path.dirname(os.path.abspath(os.path.expanduser(
+            self.db_path))), "catalogues")
 
     def with_(self, **changes: Any) -> Settings:
         """A copy with some fields changed."""

@@ -1,14 +1,16 @@
 """The search process: receives tasks over a pipe, runs them, sends the answers back.
 
-A task is a dict with a ``kind``; the process answers ``("done", result)`` or
-``("error", message)``, after any number of ``("progress", stats)`` messages for a
-streamed analysis. The string ``"stop"`` sent during a task ends its search early (the
-answer then holds what was found so far); sent between tasks it is ignored.
+A task is a dict with a ``kind``; the process answers ``("done", result, rss)`` or
+``("error", message, rss)``, after any number of ``("progress", stats)`` messages for a
+streamed analysis; ``rss`` is the process's resident memory in bytes after the task (the
+pool recycles a process above ``MOMBASA_WORKER_MAX_RSS_MB``). The string ``"stop"`` sent
+during a task ends its search early (the answer then holds what was found so far); sent
+between tasks it is ignored.
 
 Kinds: ``analyse`` (ISMCTS of an observation; returns its root statistics, a
 :class:`search.parallel.RootStats`, and the exact solvers' plans for the decision),
-``bot`` (a bot's whole move; returns an :class:`engine.Move`), ``ping``, and for tests
-``_sleep``, ``_raise``, ``_crash``.
+``bot`` (a bot's whole move; returns an :class:`engine.Move`), ``ping`` (answers the
+process id), and for tests ``_sleep``, ``_raise``, ``_crash``, ``_grow``.
 """
 
 from __future__ import annotations
@@ -96,13 +98,27 @@ def run_bot(task: Task, conn: Connection | None = None) -> Move:
     return bot.choose(obs)
 
 
-def _ping(task: Task, conn: Connection | None = None) -> str:
-    return "pong"
+def _ping(task: Task, conn: Connection | None = None) -> int:
+    return os.getpid()
 
 
 def _sleep(task: Task, conn: Connection | None = None) -> str:
-    time.sleep(float(task.get("seconds", 1.0)))
+    """Sleep ``seconds`` (in steps of 10 ms, ending early on "stop" when ``stoppable``)."""
+    end = time.monotonic() + float(task.get("seconds", 1.0))
+    while (left := end - time.monotonic()) > 0:
+        if task.get("stoppable") and conn is not None and _stop_requested(conn):
+            return "stopped"
+        time.sleep(min(left, 0.01))
     return "slept"
+
+
+_BALLAST: list[bytes] = []
+
+
+def _grow(task: Task, conn: Connection | None = None) -> int:
+    """Keep ``mb`` more megabytes for the life of the process (tests of recycling)."""
+    _BALLAST.append(b"\x01" * (int(task.get("mb", 1)) << 20))
+    return len(_BALLAST)
 
 
 def _raise(task: Task, conn: Connection | None = None) -> str:
@@ -115,8 +131,22 @@ def _crash(task: Task, conn: Connection | None = None) -> str:
 
 TASKS: dict[str, Callable[[Task, Connection | None], Any]] = {
     "analyse": run_analysis, "bot": run_bot, "ping": _ping,
-    "_sleep": _sleep, "_raise": _raise, "_crash": _crash,
+    "_sleep": _sleep, "_raise": _raise, "_crash": _crash, "_grow": _grow,
 }
+
+
+def rss_bytes() -> int:
+    """Resident memory of this process now (``/proc/self/statm``; elsewhere the peak,
+    from ``getrusage``)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):  # pragma: no cover - not Linux
+        import resource
+        import sys
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
 def worker_main(conn: Connection) -> None:
@@ -135,6 +165,6 @@ def worker_main(conn: Connection) -> None:
         except Exception as exc:  # the task failed; the process goes on
             reply = ("error", f"{type(exc).__name__}: {exc}")
         try:
-            conn.send(reply)
+            conn.send((*reply, rss_bytes()))
         except (OSError, ValueError):
             return
