@@ -26,7 +26,8 @@ class ErrorBody(BaseModel):
     """Every error answer: a code, a readable message and the field it is about."""
 
     error: str = Field(description="invalid, invariant, not-found, conflict, too-large, "
-                                   "busy, client-limit, search-failed, search-timeout, storage, internal")
+                                   "busy, client-limit, search-failed, search-timeout, "
+                                   "storage, internal")
     message: str
     field: str | None = Field(None, description="the request field at fault, dotted")
     invariants: list[str] | None = Field(None, description="422 invariant: each broken one")
