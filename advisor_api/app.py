@@ -8,7 +8,9 @@ it with uvicorn. Endpoints (all JSON; see ``docs/api.md`` and ``/docs``):
   ~300 ms until the limit or until the client goes;
 * ``POST /v1/games``, ``GET /v1/games/{id}?seat=N``, ``POST .../steps``, ``.../moves``,
   ``.../chance`` (live mode), ``.../undo``, ``GET .../analysis``, ``GET .../score``,
-  ``GET .../catalogue`` (the game's components, as the page draws them);
+  ``GET .../catalogue`` (the game's components, as the page draws them),
+  ``DELETE /v1/games/{id}``; a seat's view and actions need its token
+  (``Authorization: Bearer``, :mod:`advisor_api.access`);
 * ``POST /v1/catalogues/check``, ``POST /v1/catalogues``, ``GET /v1/catalogues``,
   ``GET /v1/catalogues/{name}``, ``DELETE /v1/catalogues/{name}``: component catalogues
   checked, saved under a name, exported, and chosen when creating a game.
@@ -31,7 +33,7 @@ from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import engine
-from advisor_api import analysis, catalogues, web
+from advisor_api import access, analysis, catalogues, docs_pages, guards, web
 from advisor_api.catalogues import CatalogueLibrary
 from advisor_api.cli_catalogue import summary as catalogue_summary
 from advisor_api.errors import ApiError, Conflict, InvalidInput
@@ -53,7 +55,9 @@ from advisor_api.schemas import (
     CatalogueEntry,
     CatalogueList,
     ChanceRequest,
+    CreatedGame,
     CreateGame,
+    GameDeleted,
     GameView,
     MoveRequest,
     SaveCatalogue,
@@ -109,9 +113,10 @@ class Service:
         return self._catalogues
 
     async def start(self) -> None:
-        self._store = Store(self.settings.db_path)
+        self._store = Store(self.settings.db_path, busy_ms=self.settings.db_busy_ms)
         self._catalogues = CatalogueLibrary(self._store, self.settings.catalogue_folder())
         self._games = GameService(self._store, self.pool, self.settings, self._catalogues)
+        self._games.start()  # the sweep of idle games (MOMBASA_GAME_TTL_HOURS)
         await self.pool.start()
 
     async def stop(self) -> None:
@@ -378,26 +383,33 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
             await svc.stop()
 
     app = FastAPI(title="Mombasa advisor", version=VERSION, description=DESCRIPTION,
-                  lifespan=lifespan)
+                  lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = svc
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(ClientContext)  # who is asking (per-client limits)
+    app.add_middleware(access.JsonOnly)  # 415: state changes take JSON bodies only
+    # Outermost: Host (400), CORS (MOMBASA_CORS_ORIGINS), cross-site state changes (403).
+    guards.install(app, settings)
     _install_errors(app)
 
-    game_errors = errors(404, 409, 413, 422)
+    game_errors = errors(401, 403, 404, 409, 413, 415, 422, 503)
 
     web.install(app)  # the web page at /, its files at /static, GET /v1/catalogue
+    docs_pages.install(app)  # /docs and /redoc with local assets (no CDN)
 
     @app.get("/v1/health", tags=["service"])
     async def health() -> dict[str, Any]:
         """Liveness and the state of the search pool: processes (each with its tasks and
         memory), idle ones, searches queued (at most ``max_queue``) and AI moves waiting
-        for a place in the queue (``deferred``), counters, and the per-client limits."""
+        for a place in the queue (``deferred``), counters, the per-client limits, and
+        the database (``database``: ok, busy or error, as last known: never waits for it
+        more than 0.2 s)."""
         pool = svc.pool
         return {"status": "ok", "version": VERSION, "workers": pool.size, "idle": pool.idle,
                 "queued": pool.waiting, "max_queue": pool.max_queue,
                 "deferred": pool.deferred, "processes": pool.workers(),
-                "stats": dict(pool.stats), "clients": svc.limits.snapshot()}
+                "stats": dict(pool.stats), "clients": svc.limits.snapshot(),
+                **(await svc.store.health())}
 
     @app.post("/v1/analyse", tags=["analysis"], response_model=AnalyseResponse,
               response_model_exclude_none=True, responses=errors(409, 413, 422, 429, 500, 504))
@@ -416,90 +428,129 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
         limit (event ``done``) or until the client disconnects (the search stops)."""
         return svc.stream_response(svc.plan(req))
 
-    @app.post("/v1/games", tags=["games"], status_code=201, response_model=GameView,
-              responses=errors(413, 422, 429))
+    @app.post("/v1/games", tags=["games"], status_code=201, response_model=CreatedGame,
+              responses=errors(413, 415, 422, 429, 503))
     async def create_game(req: CreateGame) -> dict[str, Any]:
         """A new game: 2-4 seats (human or AI with a bot spec), seed, setup and mode
         (``play``: the service deals chance and AI seats move; ``live``: mirror a table).
         Answers the view of the perspective seat ("I am seat N"; default the first human
-        seat, seat 1 if none). 429 over the client's games per minute or AI games."""
+        seat, seat 1 if none) with ``tokens``, the secret token of every human seat (live
+        mode: of every seat), and ``links`` to the page for each; they are never shown
+        again. 429 over the client's games per minute or AI games."""
         ai = svc.check_new_game(req)
-        game = await svc.games.create([s.model_dump() for s in req.seats], req.seed,
-                                      req.variable, req.mode, req.perspective, req.catalogue)
+        game, tokens = await svc.games.create(
+            [s.model_dump() for s in req.seats], req.seed, req.variable, req.mode,
+            req.perspective, req.catalogue, reproducible=req.reproducible,
+            takebacks=req.takebacks)
         svc.limits.game_created(CLIENT.get(), game, ai)
-        return svc.games.view(game, game.perspective)
+        links = {str(k): f"/#game={game.id}&seat={k}&token={tok}" for k, tok in tokens.items()}
+        links["spectator"] = f"/#game={game.id}"
+        return {**svc.games.view(game, game.perspective),
+                "tokens": {str(k): tok for k, tok in tokens.items()}, "links": links}
 
     @app.get("/v1/games/{game_id}", tags=["games"], response_model=GameView,
-             responses=errors(404, 422))
-    async def get_game(game_id: str, seat: OptionalSeatQuery = None,
+             responses=errors(401, 403, 404, 422))
+    async def get_game(game_id: str, token: access.SeatToken,
+                       seat: OptionalSeatQuery = None,
                        wait: Annotated[float, Query(ge=0, le=60, description=(
                            "seconds to wait for AI seats to finish moving"))] = 0.0
                        ) -> dict[str, Any]:
         """One seat's view: its observation, the decision, its legal steps (notation and
-        JSON), the history (others' hidden steps as null) and the score."""
+        JSON), the history (others' hidden steps as null) and the score. A seat's view
+        needs its token (default: the token's seat); without a token, the spectator's
+        view (no seat's private things)."""
         game = await svc.games.get(game_id)
-        seat = seat or game.perspective
-        svc.games.view(game, seat)  # 422 for a seat the game does not have, before waiting
+        access.check_seat(game, seat)  # 422 for a seat the game does not have
+        seat = access.viewer(game, token, seat)
+        if token is not None:
+            await svc.games.touch(game)
         await svc.games.wait(game, wait)
         return svc.games.view(game, seat)
 
     @app.post("/v1/games/{game_id}/steps", tags=["games"], response_model=GameView,
               responses=game_errors)
-    async def post_step(game_id: str, req: StepRequest) -> dict[str, Any]:
+    async def post_step(game_id: str, req: StepRequest,
+                        token: access.SeatToken) -> dict[str, Any]:
         """One step of the seat whose decision it is (notation or JSON). In play mode AI
         seats then move in the background; in live mode any player's step is reported."""
         game = await svc.games.get(game_id)
+        access.check_seat(game, req.seat)
+        access.actor(game, token, req.seat, "post steps for")
+        await svc.games.touch(game)
         await svc.games.submit(game, req.seat, req.step, whole_move=False)
         return svc.games.view(game, req.seat)
 
     @app.post("/v1/games/{game_id}/moves", tags=["games"], response_model=GameView,
               responses=game_errors)
-    async def post_move(game_id: str, req: MoveRequest) -> dict[str, Any]:
+    async def post_move(game_id: str, req: MoveRequest,
+                        token: access.SeatToken) -> dict[str, Any]:
         """A whole move (all its steps or none): notation joined by '; ', move JSON, or a
         list of steps."""
         game = await svc.games.get(game_id)
+        access.check_seat(game, req.seat)
+        access.actor(game, token, req.seat, "post moves for")
+        await svc.games.touch(game)
         await svc.games.submit(game, req.seat, req.move, whole_move=True)
         return svc.games.view(game, req.seat)
 
     @app.post("/v1/games/{game_id}/chance", tags=["games"], response_model=GameView,
               responses=game_errors)
-    async def post_chance(game_id: str, req: ChanceRequest) -> dict[str, Any]:
+    async def post_chance(game_id: str, req: ChanceRequest,
+                          token: access.SeatToken) -> dict[str, Any]:
         """Live mode: report the outcome of the pending chance event seen at the table
-        (a card or book revealed, a track or tile dealt)."""
+        (a card or book revealed, a track or tile dealt); any seat token of the game."""
         game = await svc.games.get(game_id)
+        access.check_seat(game, req.seat)
+        mine = access.member(game, token, "report a chance outcome")
+        seat = access.viewer(game, token, req.seat or mine)
+        await svc.games.touch(game)
         await svc.games.report_chance(game, req.step)
-        return svc.games.view(game, req.seat or game.perspective)
+        return svc.games.view(game, seat)
 
     @app.post("/v1/games/{game_id}/undo", tags=["games"], response_model=GameView,
               responses=game_errors)
-    async def post_undo(game_id: str, req: UndoRequest | None = None) -> dict[str, Any]:
-        """Back to before the last step or move a user submitted (with everything after
-        it: AI moves, chance dealt)."""
+    async def post_undo(game_id: str, token: access.SeatToken,
+                        req: UndoRequest | None = None) -> dict[str, Any]:
+        """Play mode: back to before the token's seat's last step or move (with the AI
+        replies after it), if the game allows takebacks, nobody else has moved since and
+        nothing was revealed since (409 otherwise). Live mode: back to before the last
+        entry of anyone (a correction; any seat token)."""
         game = await svc.games.get(game_id)
-        await svc.games.undo(game)
-        return svc.games.view(game, (req.seat if req else None) or game.perspective)
+        access.check_seat(game, req.seat if req else None)
+        mine = access.member(game, token, "undo")
+        seat = access.viewer(game, token, (req.seat if req else None) or mine)
+        await svc.games.touch(game)
+        await svc.games.undo(game, mine if game.mode == "play" else None)
+        return svc.games.view(game, seat)
 
     @app.get("/v1/games/{game_id}/analysis", tags=["games"], response_model=AnalyseResponse,
              response_model_exclude_none=True,
-             responses=errors(404, 409, 422, 429, 500, 504))
+             responses=errors(401, 403, 404, 409, 422, 429, 500, 504))
     async def game_analysis(
         game_id: str,
+        token: access.SeatToken,
         seat: Annotated[int | None, Query(ge=1, le=4, description=(
-            "the seat to advise (default: the perspective seat when it has a decision "
-            "pending, else the deciding player)"))] = None,
+            "the seat to advise (play mode: the token's seat; live mode: default the "
+            "perspective seat when it has a decision pending, else the deciding "
+            "player)"))] = None,
         time: Annotated[float | None, Query(gt=0, description="seconds")] = None,
         iterations: Annotated[int | None, Query(ge=1)] = None,
         multipv: Annotated[int, Query(ge=1)] = 3,
         seed: Annotated[int | None, Query(ge=0, le=(1 << 63) - 1)] = None,
         jobs: Annotated[int, Query(ge=1)] = 1,
     ) -> dict[str, Any]:
-        """Suggestions for the current decision, from that seat's observation."""
+        """Suggestions for the current decision, from that seat's observation (the
+        seat's token; in live mode any seat token of the game)."""
         game = await svc.games.get(game_id)
+        access.check_seat(game, seat)
+        mine = access.member(game, token, "ask for suggestions")
+        if seat is None and game.mode == "play":
+            seat = mine
+        if seat is not None:
+            access.actor(game, token, seat, "ask the analysis of")
+        await svc.games.touch(game)
         s = game.state
         d = s.decision
-        if seat is not None and not 1 <= seat <= game.players:
-            raise InvalidInput(f"seat: this game has seats 1-{game.players}, got {seat}",
-                               field="seat")
         obs = analysis.observation_for_decider(s)  # 409 at chance or when over
         if seat is None and game.perspective - 1 in d.deciders:
             seat = game.perspective
@@ -533,6 +584,16 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
                 "name": ref.get("name", catalogues.DEFAULT_NAME),
                 "sha256": ref.get("sha256")}
 
+    @app.delete("/v1/games/{game_id}", tags=["games"], response_model=GameDeleted,
+                responses=errors(401, 403, 404, 503))
+    async def delete_game(game_id: str, token: access.SeatToken) -> dict[str, Any]:
+        """Delete a game (any seat token of the game): its AI seats stop, its steps are
+        removed; 404 from then on."""
+        game = await svc.games.get(game_id)
+        access.member(game, token, "delete the game")
+        await svc.games.delete(game)
+        return {"id": game.id, "deleted": True}
+
     # -- catalogues ------------------------------------------------------------------------
     @app.post("/v1/catalogues/check", tags=["catalogues"], response_model=CatalogueCheck,
               response_model_exclude_none=False, responses=errors(413, 422))
@@ -549,13 +610,14 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
     @app.post("/v1/catalogues", tags=["catalogues"], status_code=201,
               response_model=CatalogueEntry,
               responses={200: {"description": "replaced (replace: true)",
-                               "model": CatalogueEntry}, **errors(409, 413, 422)})
+                               "model": CatalogueEntry}, **errors(409, 413, 422, 503)})
     async def save_catalogue(req: SaveCatalogue, response: Response) -> dict[str, Any]:
         """Save a catalogue under a name (201; 200 when ``replace`` replaced one): 422
         with the loader's path and message if it does not load (``field``:
         ``catalogue.<path>``), 409 if the name exists (unless ``replace``) or is the
         shipped catalogue's. Nothing is stored on error."""
-        entry, created = svc.catalogues.save(req.name, req.catalogue, req.replace)
+        entry, created = await svc.store.off_loop(svc.catalogues.save, req.name,
+                                                  req.catalogue, req.replace)
         if not created:
             response.status_code = 200
         return entry
@@ -574,10 +636,11 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
         return Response(svc.catalogues.text(name), media_type="application/json")
 
     @app.delete("/v1/catalogues/{name}", tags=["catalogues"], response_model=CatalogueDeleted,
-                responses=errors(404, 409))
+                responses=errors(404, 409, 503))
     async def delete_catalogue(name: str) -> dict[str, Any]:
         """Forget a stored catalogue (409 for the shipped one). Games created with it keep
         its content and go on replaying with it."""
-        return svc.catalogues.delete(name)
+        return await svc.store.off_loop(svc.catalogues.delete, name)
 
+    access.document_json_only(app)  # 415 on every POST
     return app

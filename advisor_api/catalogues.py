@@ -165,6 +165,11 @@ class CatalogueLibrary:
         for sha in shas:
             (self.directory / f"{sha}.json").unlink(missing_ok=True)
 
+    def game_deleted(self, dropped: list[str]) -> None:
+        """A game was deleted with the catalogue texts ``dropped`` (used by nothing
+        else any more): their files go too."""
+        self._forget(dropped)
+
     # -- games ---------------------------------------------------------------------------
     def for_new_game(self, name: str | None
                      ) -> tuple[engine.Catalogue | None, dict[str, str] | None]:

@@ -1,6 +1,13 @@
 """``mombasa serve``: start the advisor service (the HTTP API, its /docs and the web
 page) with uvicorn, on the settings of the environment (``Settings.from_env``) and an
-optional SQLite file of the games."""
+optional SQLite file of the games.
+
+The service has no user accounts. On a loopback interface (the default, 127.0.0.1) only
+this machine reaches it; ``--host`` anything else (0.0.0.0, a LAN address) prints a
+warning, and requests are still answered only for the host names of
+``MOMBASA_ALLOWED_HOSTS`` (default this machine's) plus those given with
+``--allow-host``: the name that clients use must be allowed explicitly (see "Running
+beyond localhost" in docs/api.md)."""
 
 from __future__ import annotations
 
@@ -13,29 +20,82 @@ from rich.console import Console
 serve_app = typer.Typer()
 
 
+def exposure_warning(host: str, port: int, allowed: tuple[str, ...]) -> str:
+    """What ``serve`` prints (stderr) when it listens beyond this machine."""
+    names = ", ".join(allowed)
+    text = (f"WARNING: listening on {host}:{port}, not only on this machine. The service "
+            "has no user accounts: anyone who can reach this port can create games, use "
+            "the CPU with searches, watch any game whose id they learn, and save or delete "
+            "catalogues. Serve it only on a network you trust, or behind a reverse proxy "
+            "that authenticates users.")
+    if "*" in allowed:
+        text += (" Any Host header is accepted (MOMBASA_ALLOWED_HOSTS=*): web pages of "
+                 "other sites can reach it through DNS rebinding.")
+    else:
+        text += (f" Requests are answered only when they name one of these hosts: {names} "
+                 "(others get 400); add the name or address clients use with "
+                 "--allow-host NAME or MOMBASA_ALLOWED_HOSTS.")
+    return text
+
+
+def allowed_hosts(configured: tuple[str, ...], host: str,
+                  extra: list[str]) -> tuple[str, ...]:
+    """The hosts requests may name: the setting's, the bound host when it is a loopback
+    one (127.0.0.2, localhost...: only this machine can use it), then ``--allow-host``."""
+    from advisor_api.guards import is_loopback
+
+    out = list(configured)
+    bound = host.strip().lower().removeprefix("[").removesuffix("]")
+    if is_loopback(bound):
+        out.append(bound)
+    out.extend(extra)
+    return tuple(dict.fromkeys(out))
+
+
 @serve_app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    host: Annotated[str, typer.Option(help=(
+        "Interface to listen on. Anything but a loopback address (e.g. 0.0.0.0) lets "
+        "other machines in: there are no user accounts (a warning is printed)."))
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port.")] = 8000,
     db: Annotated[Path | None, typer.Option(help="SQLite file of the games (default: "
                                                 "$MOMBASA_DB or ./mombasa.db).")] = None,
+    allow_host: Annotated[list[str] | None, typer.Option(
+        "--allow-host", metavar="NAME", help=(
+            "Also answer requests naming this host (the name or address clients use, "
+            "e.g. the machine's LAN address with --host 0.0.0.0); repeatable. Added to "
+            "MOMBASA_ALLOWED_HOSTS (default localhost, 127.0.0.1, ::1)."))] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
 ) -> None:
     """Start the advisor service (HTTP API and /docs) with uvicorn."""
     import uvicorn
 
     from advisor_api.app import create_app
+    from advisor_api.guards import is_loopback
     from advisor_api.settings import Settings
 
     try:
         settings = Settings.from_env()
+        if db is not None:
+            settings = settings.with_(db_path=str(db))
+        settings = settings.with_(allowed_hosts=allowed_hosts(
+            settings.allowed_hosts, host, allow_host or []))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
-    if db is not None:
-        settings = settings.with_(db_path=str(db))
-    Console(stderr=True).print(
-        f"Mombasa advisor on http://{host}:{port} (API docs: /docs); games in "
-        f"{settings.db_path}; {settings.workers} search processes", highlight=False)
+    console = Console(stderr=True)
+    if not is_loopback(host):
+        console.print(exposure_warning(host, port, settings.allowed_hosts),
+                      style="bold yellow", highlight=False, markup=False)
+    elif "*" in settings.allowed_hosts:
+        console.print("WARNING: any Host header is accepted (MOMBASA_ALLOWED_HOSTS=*): web "
+                      "pages of other sites can reach this service through DNS rebinding.",
+                      style="bold yellow", highlight=False, markup=False)
+    shown = f"[{host}]" if ":" in host else host
+    console.print(
+        f"Mombasa advisor on http://{shown}:{port} (API docs: /docs); games in "
+        f"{settings.db_path}; {settings.workers} search processes", highlight=False,
+        markup=False)
     # The client of the per-client limits is the direct peer: X-Forwarded-For is not trusted.
     uvicorn.run(create_app(settings=settings), host=host, port=port, log_level=log_level,
                 proxy_headers=False)

@@ -65,6 +65,30 @@ class Conflict(ApiError):
     code = "conflict"
 
 
+class Unauthorized(ApiError):
+    """401: a seat's view or action without a seat token (``Authorization: Bearer``)."""
+
+    status = 401
+    code = "unauthorized"
+
+    def __init__(self, message: str, *, field: str | None = None) -> None:
+        super().__init__(message, field=field, headers={"WWW-Authenticate": "Bearer"})
+
+
+class Forbidden(ApiError):
+    """403: a token that is not this game's, or another seat's (play mode)."""
+
+    status = 403
+    code = "forbidden"
+
+
+class UnsupportedMediaType(ApiError):
+    """415: a state-changing request whose body is not ``application/json``."""
+
+    status = 415
+    code = "unsupported-media-type"
+
+
 class Busy(ApiError):
     """429: every search process is busy and the queue is full."""
 
@@ -92,6 +116,18 @@ class StorageError(ApiError):
 
     status = 500
     code = "storage"
+
+
+class StorageBusy(ApiError):
+    """503: the database stayed locked by another connection past ``MOMBASA_DB_BUSY_MS``
+    (and a few retries); nothing was changed. Retry-After says when to try again."""
+
+    status = 503
+    code = "storage-busy"
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message, headers={"Retry-After": str(retry_after)})
+        self.retry_after = retry_after
 
 
 class SearchTimeout(ApiError):

@@ -14,6 +14,13 @@ Every accepted step is stored (:mod:`advisor_api.store`) before the answer, with
 source (``human``, ``ai``, ``chance`` dealt by the service, ``report``ed chance,
 ``unseen`` tiles dealt to others at a live table) and its
 group (one submission). A game is reloaded by replaying its steps.
+
+Secrets (:mod:`advisor_api.access`): in play mode the cards are dealt from a seed the
+clients never see (``secrets.randbits``; shown in the views once the game is over, for
+replay) unless the game was created ``reproducible`` with a seed of the client's; every
+human seat (live mode: every seat) has a token that its view, steps, analysis and undo
+need; without one a client sees the spectator's view. Games idle for
+``MOMBASA_GAME_TTL_HOURS`` are deleted (on access, and by a sweep every few minutes).
 """
 
 from __future__ import annotations
@@ -21,13 +28,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 import secrets
+import time
 from collections import OrderedDict
+from collections.abc import Coroutine
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import engine
+from advisor_api import access
 from advisor_api.analysis import player_name, step_out
 from advisor_api.catalogues import CatalogueLibrary, is_default
 from advisor_api.errors import ApiError, Conflict, InvalidInput, NotFound, StorageError
@@ -39,10 +48,12 @@ from search.bot_specs import make_bot, parse_spec
 from search.bots import RandomBot
 
 log = logging.getLogger("advisor_api.games")
+T = TypeVar("T")
 
 HIDDEN_KINDS = frozenset({"plan", "tile"})  # steps others see only after the reveal
-USER_SOURCES = ("human", "report")
 _CACHE = 256  # games kept in memory (others are replayed from the database on demand)
+TOUCH_EVERY = 60.0  # seconds: a game's activity is written at most this often
+SWEEP_EVERY = 300.0  # seconds between two sweeps of the idle games
 
 
 @dataclass(frozen=True)
@@ -79,6 +90,16 @@ class Game:
         self.version = 0
         self.ai_task: asyncio.Task[None] | None = None
         self.ai_error: str | None = None
+        # Games from before these settings showed their seed, and had no seat tokens.
+        self.reproducible: bool = params.get("reproducible", True)
+        humans = sum(1 for st in self.seats if st["kind"] == "human")
+        self.takebacks: bool = params.get("takebacks", humans <= 1 or self.mode == "live")
+        kept = params.get("tokens")  # seat -> SHA-256 of its token; None: open to all
+        self.tokens: dict[int, str] | None = (
+            None if kept is None else {int(k): str(v) for k, v in kept.items()})
+        self.touched = time.time()  # last activity (epoch seconds)
+        self.touch_saved = self.touched  # ... as the database has it
+        self.deleted = False
 
     @property
     def state(self) -> State:
@@ -185,10 +206,21 @@ class GameService:
         self.catalogues = catalogues
         self._games: OrderedDict[str, Game] = OrderedDict()
         self._load_lock = asyncio.Lock()
+        self.clock = time.time  # epoch seconds (tests move it on)
+        self._sweeper: asyncio.Task[None] | None = None
 
     # -- life cycle ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the sweep of idle games (every ``SWEEP_EVERY`` s, from now on), unless
+        games never expire (``game_ttl_hours`` 0)."""
+        if self.settings.game_ttl_hours > 0 and self._sweeper is None:
+            self._sweeper = asyncio.ensure_future(self._sweep_loop())
+
     async def close(self) -> None:
         tasks = [g.ai_task for g in self._games.values() if g.ai_task is not None]
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
+            self._sweeper = None
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -197,7 +229,15 @@ class GameService:
 
     async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
                      mode: str, perspective: int | None = None,
-                     catalogue: str | None = None) -> Game:
+                     catalogue: str | None = None, *, reproducible: bool = False,
+                     takebacks: bool | None = None) -> tuple[Game, dict[int, str]]:
+        """A new game and the tokens of its seats (seat -> token: every human seat's,
+        in live mode every seat's), which are never shown again."""
+        if seed is not None and mode == "play" and not reproducible:
+            raise InvalidInput("seed: a seed chosen by a client lets whoever knows it "
+                               "predict every card the service deals; send "
+                               "\"reproducible\": true with it (every view then shows "
+                               "the seed), or leave it out", field="seed")
         clean: list[dict[str, Any]] = []
         for i, seat in enumerate(seats):
             if seat["kind"] == "ai":
@@ -216,9 +256,17 @@ class GameService:
             if mode == "play" and clean[perspective - 1]["kind"] == "ai":
                 raise InvalidInput(f"perspective: seat {perspective} is an AI seat; in play "
                                    "mode you sit at a human seat", field="perspective")
+        # The deals come from this seed: the client's (reproducible), else a secret.
+        humans = sum(1 for st in clean if st["kind"] == "human")
+        tokens = {i + 1: access.new_token() for i, st in enumerate(clean)
+                  if mode == "live" or st["kind"] == "human"}
         params = {"players": len(seats), "seed": seed if seed is not None else
-                  random.SystemRandom().randrange(1 << 31), "variable": variable,
-                  "mode": mode, "seats": clean, "format": 1}
+                  secrets.randbits(63), "variable": variable,
+                  "mode": mode, "seats": clean, "format": 1,
+                  "reproducible": bool(reproducible),
+                  "takebacks": mode == "live" or (humans <= 1 if takebacks is None
+                                                  else bool(takebacks)),
+                  "tokens": {str(k): access.token_hash(v) for k, v in tokens.items()}}
         if perspective is not None:
             params["perspective"] = perspective
         cat, ref = self._catalogue_for_new_game(catalogue)
@@ -227,26 +275,30 @@ class GameService:
         gid = secrets.token_hex(8)
         game = Game(gid, params, cat)
         rows = self._deal(game)
-        self.store.create(gid, params)
-        self.store.append(gid, rows)
+        # One transaction (a 503 storage-busy leaves no game behind), off the event loop.
+        await self.store.off_loop(self.store.create, gid, params, rows)
+        game.touched = game.touch_saved = self.clock()
         self._remember(game)
         self._kick(game)
-        return game
+        return game, tokens
 
     async def get(self, gid: str) -> Game:
         """The game (loaded from the database if needed), 404 if unknown."""
         game = self._games.get(gid)
         if game is not None:
             self._games.move_to_end(gid)
+            await self._expire_if_idle(game)
             return game
         async with self._load_lock:
             game = self._games.get(gid)
             if game is None:
-                game = self._load(gid)
+                # in a thread: the database read and the replay keep the loop free
+                game = await self.store.off_loop(self._load, gid)
                 self._remember(game)
+        await self._expire_if_idle(game)
         async with game.lock:
             mark = len(game.history)
-            self._commit(game, self._deal(game), mark)
+            await self._commit(game, self._deal(game), mark)
         self._kick(game)
         return game
 
@@ -264,6 +316,7 @@ class GameService:
                                    "service keeps none")
             cat = self.catalogues.for_game(params)
         game = Game(gid, params, cat)
+        game.touched = game.touch_saved = self.store.last_active(gid) or self.clock()
         try:
             game.replay(rows)
         except (IllegalStep, NotationError) as exc:
@@ -358,14 +411,29 @@ class GameService:
         rows = game.add([Record(me, st, source, group) for st in steps], states)
         return rows + self._deal(game)
 
-    def _commit(self, game: Game, rows: list[Row], mark: int) -> None:
-        """Store rows; on failure forget them in memory too (the game is unchanged)."""
-        try:
-            self.store.append(game.id, rows)
-        except Exception:
-            del game.history[mark:]
-            del game.states[mark + 1:]
-            raise
+    async def _commit(self, game: Game, rows: list[Row], mark: int) -> None:
+        if game.deleted:  # a request that waited for the lock while the game went
+            raise NotFound(f"no game {game.id!r} (deleted)", field="id")
+        await self._commit_rows(game, rows, mark)
+
+    async def _commit_rows(self, game: Game, rows: list[Row], mark: int) -> None:
+        """Store rows (the records from ``mark`` on), then keep them in memory. While the
+        write waits for the database (in a thread, off the event loop; the caller holds
+        the game's lock) the game shows none of them; if it fails (503 storage-busy...)
+        the game is unchanged. A write under way is seen to its end even if the caller
+        is cancelled meanwhile, so memory and database agree."""
+        if not rows:
+            return
+        records, states = game.history[mark:], game.states[mark + 1:]
+        del game.history[mark:]
+        del game.states[mark + 1:]
+
+        async def write() -> None:
+            await self.store.off_loop(self.store.append, game.id, rows)
+            game.history.extend(records)
+            game.states.extend(states)
+
+        await _to_the_end(write())
 
     async def submit(self, game: Game, seat: int, raw: Any, whole_move: bool) -> None:
         """A human's step or move (live mode: any player's, reported)."""
@@ -378,7 +446,7 @@ class GameService:
             source = "human" if game.mode == "play" else "report"
             mark = len(game.history)
             rows = self._play(game, seat, steps, source, whole_move)
-            self._commit(game, rows, mark)
+            await self._commit(game, rows, mark)
         self._kick(game)
 
     async def report_chance(self, game: Game, raw: Any) -> None:
@@ -401,25 +469,26 @@ class GameService:
                 raise Conflict(str(exc), field="step") from None
             mark = len(game.history)
             rows = game.add([Record(-1, step, "report", game.next_group)], [new])
-            self._commit(game, rows + self._deal(game), mark)
+            await self._commit(game, rows + self._deal(game), mark)
 
-    async def undo(self, game: Game) -> None:
-        """Back to before the last submission by a user (and all that followed it)."""
+    async def undo(self, game: Game, seat: int | None = None) -> None:
+        """Back to before ``seat``'s last submission (None: anyone's, live mode) and all
+        that followed it; 409 when that is not allowed (``access.takeback_start``)."""
         async with game.lock:
-            start = next((i for i in range(len(game.history) - 1, -1, -1)
-                          if game.history[i].source in USER_SOURCES), None)
-            if start is None:
-                raise Conflict("nothing to undo: no step was submitted by a user",
-                               field="id")
-            group = game.history[start].group
-            while start > 0 and game.history[start - 1].group == group:
-                start -= 1
-            self.store.truncate(game.id, start)
-            del game.history[start:]
-            del game.states[start + 1:]
-            game.version += 1
-            game.ai_error = None
-            task, game.ai_task = game.ai_task, None
+            start = access.takeback_start(game, seat)
+
+            first = start
+
+            async def cut() -> asyncio.Task[None] | None:
+                await self.store.off_loop(self.store.truncate, game.id, first)
+                del game.history[first:]
+                del game.states[first + 1:]
+                game.version += 1
+                game.ai_error = None
+                task, game.ai_task = game.ai_task, None
+                return task
+
+            task = await _to_the_end(cut())
         if task is not None:
             task.cancel()  # its move, if it still comes, is for a position that is gone
         self._kick(game)
@@ -429,6 +498,84 @@ class GameService:
         task = game.ai_task
         if task is not None and seconds > 0:
             await asyncio.wait({task}, timeout=seconds)
+
+    # -- activity, deletion, expiry ------------------------------------------------------
+    async def touch(self, game: Game) -> None:
+        """Note activity (a seat's request, an AI move): the game is not idle. Written
+        to the database at most every ``TOUCH_EVERY`` seconds; best effort."""
+        now = self.clock()
+        game.touched = max(game.touched, now)
+        if now - game.touch_saved < TOUCH_EVERY or game.deleted:
+            return
+        game.touch_saved = now
+        try:
+            await self.store.off_loop(self.store.touch, game.id, now)
+        except Exception as exc:  # the activity is a hint; the request goes on
+            log.warning("game %s: activity not stored: %s", game.id, exc)
+
+    async def delete(self, game: Game) -> None:
+        """Forget a game: its AI task cancelled, its rows removed (404 from now on)."""
+        async with game.lock:
+            if not game.deleted:
+                _, dropped = await self.store.off_loop(self.store.delete_game, game.id)
+                game.deleted = True
+                game.version += 1
+                if dropped and self.catalogues is not None:
+                    self.catalogues.game_deleted(dropped)
+            task, game.ai_task = game.ai_task, None
+        if task is not None:
+            task.cancel()
+        if self._games.get(game.id) is game:
+            del self._games[game.id]
+
+    def _idle(self, game: Game, now: float) -> bool:
+        ttl = self.settings.game_ttl_hours
+        return (ttl > 0 and game.ai_task is None
+                and now - game.touched > ttl * 3600)
+
+    async def _expire_if_idle(self, game: Game) -> None:
+        """404 (and the game deleted) if nobody touched it for ``game_ttl_hours``."""
+        if game.deleted:
+            raise NotFound(f"no game {game.id!r} (deleted)", field="id")
+        if self._idle(game, self.clock()):
+            await self.delete(game)
+            raise NotFound(f"no game {game.id!r}: it expired, idle for more than "
+                           f"{self.settings.game_ttl_hours:g} hours "
+                           "(MOMBASA_GAME_TTL_HOURS)", field="id")
+
+    async def sweep(self) -> list[str]:
+        """Delete every game idle for more than ``game_ttl_hours``; their ids."""
+        ttl = self.settings.game_ttl_hours
+        if ttl <= 0:
+            return []
+        now = self.clock()
+        gone = []
+        for gid in await self.store.off_loop(self.store.idle_games, now - ttl * 3600):
+            game = self._games.get(gid)
+            if game is None:  # only in the database: idle there, so gone
+                async with self._load_lock:  # not being loaded meanwhile
+                    if gid in self._games:
+                        continue
+                    _, dropped = await self.store.off_loop(self.store.delete_game, gid)
+                if dropped and self.catalogues is not None:
+                    self.catalogues.game_deleted(dropped)
+                gone.append(gid)
+            elif self._idle(game, now):
+                await self.delete(game)
+                gone.append(gid)
+        if gone:
+            log.info("deleted %d idle games", len(gone))
+        return gone
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the next sweep tries again
+                log.exception("sweeping idle games failed")
+            await asyncio.sleep(SWEEP_EVERY)
 
     # -- AI seats ------------------------------------------------------------------------
     def _kick(self, game: Game) -> None:
@@ -444,7 +591,7 @@ class GameService:
         """The AI seat to move next: the decider, or at a simultaneous decision any AI
         seat still deciding (AI seats plan without waiting for the humans)."""
         s = game.state
-        if s.is_over():
+        if s.is_over() or game.deleted:
             return None
         return next((p for p in s.decision.deciders if game.is_ai(p)), None)
 
@@ -483,7 +630,8 @@ class GameService:
                         log.error("game %s: %s", game.id, game.ai_error)
                         steps = list(RandomBot(seed).choose(obs).steps)
                         rows = self._play(game, player + 1, steps, "ai", True)
-                    self._commit(game, rows, mark)
+                    await self._commit(game, rows, mark)
+                await self.touch(game)
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # keep the service up; the game says what went wrong
@@ -494,29 +642,37 @@ class GameService:
                 game.ai_task = None
 
     # -- views ---------------------------------------------------------------------------
-    def view(self, game: Game, seat: int) -> dict[str, Any]:
-        """The game from one seat's point of view (its observation; hidden steps hidden)."""
-        if not 1 <= seat <= game.players:
+    def view(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """The game from one seat's point of view (its observation; hidden steps hidden);
+        ``seat`` None: the spectator's (no seat's private things)."""
+        if seat is not None and not 1 <= seat <= game.players:
             raise InvalidInput(f"seat: this game has seats 1-{game.players}, got {seat}",
                                field="seat")
-        me = seat - 1
+        me = seat - 1 if seat is not None else -1
         s = game.state
         d = s.decision
-        mine = not s.is_over() and me in d.deciders
+        mine = seat is not None and not s.is_over() and me in d.deciders
         seats = d.seats  # in turn order, as the state lists them
         if mine and d.player != me:
             d = s.decide_as(me).decision  # a simultaneous decision, seen as this seat's
         legal: list[dict[str, Any]] = []
         if mine:
             legal = [step_out(st, s) for st in s.legal_steps(player=me)]
-        elif not s.is_over() and d.kind == "chance" and game.mode == "live":
+        elif (seat is not None and not s.is_over() and d.kind == "chance"
+              and game.mode == "live"):
             legal = [step_out(st, s) for st in s.legal_steps()]
         over = s.is_over()
+        # The seed deals the cards: secret in play mode until the end (for replay),
+        # unless the game was created reproducible (then everyone may know it).
+        shown = game.reproducible or over or game.mode == "live"
         return {
             "id": game.id,
             "mode": game.mode,
             "players": game.players,
-            "seed": game.seed,
+            "seed": game.seed if shown else None,
+            "reproducible": game.reproducible,
+            "takebacks": game.takebacks,
+            "can_undo": access.can_undo(game, seat),
             "variable": game.variable,
             "seats": [{"seat": i + 1, "player": player_name(i), "kind": st["kind"],
                        "bot": st["bot"]} for i, st in enumerate(game.seats)],
@@ -529,7 +685,8 @@ class GameService:
                          "seats": [k + 1 for k in seats] if seats is not None else None},
             "your_turn": mine,
             "legal": legal,
-            "observation": engine.observation_to_json(engine.observe(s, me)),
+            "observation": (engine.observation_to_json(engine.observe(s, me))
+                            if seat is not None else access.spectator_observation(s)),
             "history": self._history(game, me),
             "score": score_json(s),
             "over": over,
@@ -556,6 +713,20 @@ class GameService:
                         "step": None if hidden else rec.step.text(cat), "source": rec.source})
         out.reverse()
         return out
+
+
+async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
+    """Await ``work`` (a database write and what memory keeps of it); if the caller is
+    cancelled meanwhile, let it finish first, then pass the cancellation on."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if not task.done():
+            await asyncio.wait({task})
+        if not task.cancelled():
+            task.exception()  # retrieved: the cancellation is what the caller sees
+        raise
 
 
 def deciders_text(d: engine.Decision) -> str:

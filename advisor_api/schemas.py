@@ -25,9 +25,10 @@ class _Answer(BaseModel):
 class ErrorBody(BaseModel):
     """Every error answer: a code, a readable message and the field it is about."""
 
-    error: str = Field(description="invalid, invariant, not-found, conflict, too-large, "
-                                   "busy, client-limit, search-failed, search-timeout, "
-                                   "storage, internal")
+    error: str = Field(description="invalid, invariant, unauthorized, forbidden, not-found, "
+                                   "conflict, too-large, unsupported-media-type, "
+                                   "busy, client-limit, search-failed, search-timeout, storage, "
+                                   "storage-busy, internal")
     message: str
     field: str | None = Field(None, description="the request field at fault, dotted")
     invariants: list[str] | None = Field(None, description="422 invariant: each broken one")
@@ -36,12 +37,17 @@ class ErrorBody(BaseModel):
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorBody, "description": text} for code, text in {
+        401: "no seat token: send 'Authorization: Bearer <token>' (the seat's token from "
+             "the game's creation)",
+        403: "a token that is not this game's, or another seat's",
         404: "unknown game (or catalogue)",
         409: "the request does not fit the position (nothing changed)",
         413: "request body too large",
+        415: "the body is not Content-Type: application/json",
         422: "malformed JSON, a wrong field, or a position that breaks an invariant",
         429: "search queue full (see Retry-After)",
         500: "the search failed",
+        503: "the database is busy: nothing changed (see Retry-After)",
         504: "the search exceeded its time",
     }.items()
 }
@@ -158,7 +164,18 @@ class SeatIn(_Request):
 
 class CreateGame(_Request):
     seats: list[SeatIn] = Field(min_length=2, max_length=4)
-    seed: int | None = Field(None, ge=0, le=SEED_MAX)
+    seed: int | None = Field(
+        None, ge=0, le=SEED_MAX, description="the seed the service deals from; play mode: "
+        "only with reproducible: true (whoever knows it can predict every card). Default: "
+        "a secret of the service, shown once the game is over")
+    reproducible: bool = Field(
+        False, description="play mode: deal from a public seed (the given one, else a "
+        "random one), shown in every view: anyone may predict the cards (tests, replays, "
+        "practice)")
+    takebacks: bool | None = Field(
+        None, description="play mode: whether a seat may take back its own last move "
+        "(default: yes with one human seat, no with two or more); live mode always "
+        "corrects")
     variable: bool = False
     mode: Literal["play", "live"] = "play"
     perspective: int | None = Field(
@@ -192,7 +209,8 @@ class ChanceRequest(_Request):
 
 
 class UndoRequest(_Request):
-    seat: int | None = Field(None, ge=1, le=4, description="seat whose view to answer with")
+    seat: int | None = Field(None, ge=1, le=4, description="seat whose view to answer with "
+                             "(default: the token's seat)")
 
 
 class SeatOut(_Answer):
@@ -219,10 +237,17 @@ class GameView(_Answer):
     id: str
     mode: str
     players: int
-    seed: int
+    seed: int | None = Field(description="the seed of the deals: null while a play-mode "
+                             "game runs, unless it is reproducible")
+    reproducible: bool = Field(description="the deals follow the public seed: anyone can "
+                               "predict them")
+    takebacks: bool = Field(description="a seat may take back its own last move (play "
+                            "mode); live mode: always (corrections)")
+    can_undo: bool = Field(description="this seat's POST .../undo would be accepted now")
     variable: bool
     seats: list[SeatOut]
-    seat: int
+    seat: int | None = Field(description="the seat whose view this is; null: the "
+                             "spectator's view (no token)")
     perspective: int = Field(description="the game's own seat ('I am seat N')")
     round: int
     phase: str
@@ -237,6 +262,19 @@ class GameView(_Answer):
     winners: list[int] | None
     ai: AiStatus
     steps: int
+
+
+class CreatedGame(GameView):
+    tokens: dict[str, str] = Field(description="seat (\"1\"...) -> its secret token, for "
+                                   "'Authorization: Bearer <token>'; every human seat "
+                                   "(live mode: every seat). Only in this answer")
+    links: dict[str, str] = Field(description="the web page for each seat of tokens "
+                                  "(its token in the link) and for \"spectator\"")
+
+
+class GameDeleted(_Answer):
+    id: str
+    deleted: bool
 
 
 class ScoreView(_Answer):

@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
@@ -15,6 +17,7 @@ from typing import Any
 #: Environment variable -> settings field (see ``docs/api.md``).
 ENV_VARS: dict[str, str] = {
     "MOMBASA_DB": "db_path",
+    "MOMBASA_DB_BUSY_MS": "db_busy_ms",
     "MOMBASA_CATALOGUE_DIR": "catalogue_dir",
     "MOMBASA_MAX_TIME": "max_time",
     "MOMBASA_MAX_ITERATIONS": "max_iterations",
@@ -32,7 +35,29 @@ ENV_VARS: dict[str, str] = {
     "MOMBASA_CLIENT_AI_GAMES": "client_ai_games",
     "MOMBASA_WORKER_MAX_TASKS": "worker_max_tasks",
     "MOMBASA_WORKER_MAX_RSS_MB": "worker_max_rss_mb",
+    "MOMBASA_GAME_TTL_HOURS": "game_ttl_hours",
+    "MOMBASA_ALLOWED_HOSTS": "allowed_hosts",
+    "MOMBASA_CORS_ORIGINS": "cors_origins",
 }
+
+#: The hosts a request may name (``Host`` header) by default: this machine only.
+LOCAL_HOSTS: tuple[str, ...] = ("localhost", "127.0.0.1", "::1")
+
+
+_ORIGIN = re.compile(r"https?://(\[[0-9A-Fa-f:.]+\]|[^/:\[\]\s]+)(:[0-9]{1,5})?")
+
+
+def _ipv6(host: str) -> bool:
+    try:
+        ipaddress.IPv6Address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def _split(raw: str) -> tuple[str, ...]:
+    """A comma list (``MOMBASA_ALLOWED_HOSTS``, ``MOMBASA_CORS_ORIGINS``)."""
+    return tuple(part.strip() for part in raw.split(",") if part.strip())
 
 
 def _default_workers() -> int:
@@ -44,6 +69,8 @@ class Settings:
     """Limits of the service. ``from_env`` reads the ``MOMBASA_*`` variables."""
 
     db_path: str = "./mombasa.db"  # SQLite file of the games
+    # Milliseconds a write waits for the database locked by another connection (503 above).
+    db_busy_ms: int = 3000
     # Files of the stored catalogues ("": a folder "catalogues" beside the database).
     catalogue_dir: str = ""
     max_time: float = 10.0  # seconds of search per request
@@ -64,6 +91,15 @@ class Settings:
     # A search process is replaced by a fresh one between tasks (0: never)...
     worker_max_tasks: int = 200  # ...after this many tasks
     worker_max_rss_mb: float = 512.0  # ...when its memory after a task is above this
+    # A game nobody touched for this many hours is deleted (on access, or by the sweep
+    # every few minutes); 0: games never expire.
+    game_ttl_hours: float = 72.0
+    # Names a request's Host header may give (400 otherwise; "*": any, unsafe: DNS
+    # rebinding); "*.example.org" matches its subdomains.
+    allowed_hosts: tuple[str, ...] = LOCAL_HOSTS
+    # Other web origins ("https://host[:port]") whose pages may call the API (CORS) and
+    # change things (POST, DELETE); default none ("*": any, unsafe).
+    cors_origins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("max_time", "grace", "default_time", "stream_interval", "max_bot_time"):
@@ -73,10 +109,25 @@ class Settings:
                      "max_bot_iterations"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
-        for name in ("max_queue", "client_analyses", "client_games_per_minute",
-                     "client_ai_games", "worker_max_tasks", "worker_max_rss_mb"):
+        for name in ("db_busy_ms", "max_queue", "client_analyses", "client_games_per_minute",
+                     "client_ai_games", "worker_max_tasks", "worker_max_rss_mb",
+                     "game_ttl_hours"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name}: must be >= 0, got {getattr(self, name)}")
+        # Lower case, IPv6 without brackets, origins without a trailing "/".
+        hosts = tuple(h.strip().lower().removeprefix("[").removesuffix("]")
+                      for h in self.allowed_hosts)
+        origins = tuple(o.strip().lower().removesuffix("/") for o in self.cors_origins)
+        object.__setattr__(self, "allowed_hosts", hosts)
+        object.__setattr__(self, "cors_origins", origins)
+        for host in hosts:
+            if not host or (any(c in host for c in "/:@ \t") and not _ipv6(host)):
+                raise ValueError(f"allowed_hosts (MOMBASA_ALLOWED_HOSTS): {host!r} is not a "
+                                 "host name or address (no scheme, port or path)")
+        for origin in origins:
+            if origin != "*" and not _ORIGIN.fullmatch(origin):
+                raise ValueError(f"cors_origins (MOMBASA_CORS_ORIGINS): {origin!r} is not an "
+                                 "origin (http[s]://host[:port], no path)")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:
@@ -92,7 +143,7 @@ class Settings:
             typ = types[name]
             try:
                 values[name] = (float(raw) if typ == "float" else int(raw) if typ == "int"
-                                else raw)
+                                else _split(raw) if typ.startswith("tuple") else raw)
             except ValueError:
                 raise ValueError(f"{var}: cannot read {raw!r} as a {typ}") from None
         values.update(overrides)

@@ -77,7 +77,7 @@ def test_ai_moves_count_against_the_cap(tmp_path: Path) -> None:
     AI moves beyond their share wait (deferred) without failing, and another client's
     analyses are still admitted and answered."""
     with service(tmp_path, workers=1, max_queue=2, client_ai_games=0) as (c, svc):
-        games = [c.post("/v1/games", json={"seats": AI_ONLY, "seed": k},
+        games = [c.post("/v1/games", json={"seats": AI_ONLY, "seed": k, "reproducible": True},
                         headers=_who("10.0.0.1")).json()["id"] for k in range(8)]
         peak_queue = peak_deferred = 0
         answers: list[int] = []
@@ -94,7 +94,7 @@ def test_ai_moves_count_against_the_cap(tmp_path: Path) -> None:
         assert peak_deferred >= 1  # AI moves did wait outside the queue
         assert answers == [200, 200, 200]
         for gid in games:
-            v = c.get(f"/v1/games/{gid}", params={"seat": 1}).json()
+            v = c.get(f"/v1/games/{gid}").json()  # no human seat: the spectator's view
             assert v["ai"]["error"] is None
             assert any(h["source"] == "ai" for h in v["history"])  # every game moved
 
@@ -190,7 +190,7 @@ def test_games_per_minute_per_client(tmp_path: Path) -> None:
 def test_ai_games_running_per_client(tmp_path: Path) -> None:
     with service(tmp_path, client_ai_games=1) as (c, _):
         slow_ai_first = {"seats": [{"kind": "ai", "bot": "mcts:time=1"}, {"kind": "human"}],
-                         "seed": 4}
+                         "seed": 4, "reproducible": True}
         g = c.post("/v1/games", json=slow_ai_first, headers=_who("a")).json()
         assert g["ai"]["thinking"]
         r = c.post("/v1/games", json=slow_ai_first, headers=_who("a"))
@@ -234,7 +234,8 @@ def test_disconnected_analysis_stops_its_search(tmp_path: Path) -> None:
             scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
                      "method": "POST", "scheme": "http", "path": "/v1/analyse",
                      "raw_path": b"/v1/analyse", "query_string": b"", "root_path": "",
-                     "headers": [(b"content-type", b"application/json"),
+                     "headers": [(b"host", b"testserver"),
+                                 (b"content-type", b"application/json"),
                                  (b"content-length", str(len(raw)).encode())],
                      "client": ("10.0.0.9", 5000), "server": ("testserver", 80)}
             asyncio.get_running_loop().call_later(0.6, gone.set)

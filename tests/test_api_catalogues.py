@@ -16,7 +16,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine
-from tests.test_api_helpers import client
+from tests.test_api_helpers import auth, client, remember
 
 DEFAULT = "default (reconstruction)"
 AI = "mcts:iterations=10"
@@ -221,17 +221,17 @@ def test_unknown_catalogue_for_a_game_is_422(api: TestClient) -> None:
 
 def _game(c: TestClient, catalogue: str | None, seed: int) -> dict[str, Any]:
     body: dict[str, Any] = {"seats": [{"kind": "human"}, {"kind": "ai", "bot": AI}],
-                            "seed": seed}
+                            "seed": seed, "reproducible": True}
     if catalogue is not None:
         body["catalogue"] = catalogue
     r = c.post("/v1/games", json=body)
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
-    return out
+    return remember(out)
 
 
 def _view(c: TestClient, gid: str, wait: float = 20) -> dict[str, Any]:
-    r = c.get(f"/v1/games/{gid}", params={"seat": 1, "wait": wait})
+    r = c.get(f"/v1/games/{gid}", params={"seat": 1, "wait": wait}, headers=auth(gid, 1))
     assert r.status_code == 200, r.text
     out: dict[str, Any] = r.json()
     return out
@@ -265,7 +265,8 @@ def test_a_game_keeps_its_catalogue(tmp_path: Path) -> None:
         # catalogue from its file)
         for _ in range(3):
             v = _view(c, gid)
-            r = c.post(f"/v1/games/{gid}/steps", json={"seat": 1, "step": v["legal"][0]["text"]})
+            r = c.post(f"/v1/games/{gid}/steps", json={"seat": 1, "step": v["legal"][0]["text"]},
+                       headers=auth(gid, 1))
             assert r.status_code == 200, r.text
         v = _view(c, gid)
         assert any(h["source"] == "ai" for h in v["history"]) and v["ai"]["error"] is None
@@ -286,7 +287,8 @@ def test_a_game_keeps_its_catalogue(tmp_path: Path) -> None:
         assert _book_reward(c, gid) == {"pounds": 9}
         assert c.get(f"/v1/games/{gid}/catalogue").json()["player"]["start_pounds"] == 7
         v = before[0]
-        r = c.post(f"/v1/games/{gid}/steps", json={"seat": 1, "step": v["legal"][0]["text"]})
+        r = c.post(f"/v1/games/{gid}/steps", json={"seat": 1, "step": v["legal"][0]["text"]},
+                   headers=auth(gid, 1))
         assert r.status_code == 200, r.text
         after = _view(c, gid)
     # the files are a copy of the database's texts: written again when missing

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 import engine
 from advisor_api.app import create_app
-from advisor_api.settings import Settings
+from advisor_api.settings import LOCAL_HOSTS, Settings
 
 _CACHE: dict[tuple[str, bool], engine.State] = {}
 
@@ -22,7 +22,9 @@ def small_settings(tmp: Path, **changes: Any) -> Settings:
     base: dict[str, Any] = {"db_path": str(tmp / "games.db"), "workers": 2, "max_time": 3.0,
                             "max_iterations": 20_000, "max_queue": 4, "grace": 2.0,
                             "default_time": 0.2, "max_body": 300_000, "max_bot_time": 1.0,
-                            "max_bot_iterations": 2_000, "stream_interval": 0.2}
+                            "max_bot_iterations": 2_000, "stream_interval": 0.2,
+                            # TestClient's Host (not a default: tests only)
+                            "allowed_hosts": (*LOCAL_HOSTS, "testserver")}
     base.update(changes)
     return Settings(**base)
 
@@ -88,3 +90,25 @@ def chance_pending() -> engine.State:
 
 def state_json(s: engine.State) -> dict[str, Any]:
     return engine.state_to_json(s)
+
+
+# -- seat tokens: the games a test created, and the header each request needs ---------------
+
+TOKENS: dict[str, dict[int, str]] = {}
+
+
+def remember(game: dict[str, Any]) -> dict[str, Any]:
+    """Keep the seat tokens of a creation answer (``tokens``) for :func:`auth`."""
+    TOKENS[game["id"]] = {int(k): v for k, v in game["tokens"].items()}
+    return game
+
+
+def auth(gid: str, seat: int | None = None) -> dict[str, str]:
+    """The ``Authorization`` header of ``seat``'s token in game ``gid`` (remembered at
+    creation); a seat without a token of its own (live mode: any token acts for every
+    seat) gets the lowest seat's; ``seat`` None: the lowest seat's."""
+    tokens = TOKENS.get(gid, {})
+    if not tokens:
+        return {}
+    token = tokens.get(seat) if seat is not None else None
+    return {"Authorization": f"Bearer {token or tokens[min(tokens)]}"}

@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine
-from tests.test_api_helpers import client
+from tests.test_api_helpers import auth, client, remember
 
 AI = "mcts:iterations=10"
 
@@ -24,35 +24,48 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
 
 
 def _new(api: TestClient, **body: Any) -> dict[str, Any]:
+    if "seed" in body and body.get("mode", "play") == "play":
+        body["reproducible"] = True  # these tests follow the seed's deals
     r = api.post("/v1/games", json=body)
     assert r.status_code == 201, r.text
     out: dict[str, Any] = r.json()
-    return out
+    return remember(out)
 
 
-def _view(api: TestClient, gid: str, seat: int | None = None, wait: float = 0) -> Any:
+def _view(api: TestClient, gid: str, seat: int | None = None, wait: float = 0,
+          token_of: int | None = None) -> Any:
+    """``seat``'s view (None: the token's seat's), with the token of ``token_of``
+    (default: ``seat``'s, else the perspective's)."""
     params: dict[str, Any] = {"wait": wait}
     if seat is not None:
         params["seat"] = seat
-    r = api.get(f"/v1/games/{gid}", params=params)
+    r = api.get(f"/v1/games/{gid}", params=params,
+                headers=auth(gid, token_of or seat or _perspective[gid]))
     assert r.status_code == 200, r.text
     return r.json()
+
+
+_perspective: dict[str, int] = {}
+
+
+def _post(api: TestClient, gid: str, what: str, body: dict[str, Any]) -> Any:
+    return api.post(f"/v1/games/{gid}/{what}", json=body, headers=auth(gid, body.get("seat")))
 
 
 def _live_at_planning(api: TestClient, players: int, perspective: int) -> dict[str, Any]:
     g = _new(api, seats=[{"kind": "human"}] * players, mode="live", seed=3,
              perspective=perspective)
     gid = g["id"]
+    _perspective[gid] = perspective
     s = engine.new_game(players=players, seed=41)
     while s.decision.kind != "plan":
         d = s.decision
         if d.is_chance:
             step = s.sample_chance()
-            r = api.post(f"/v1/games/{gid}/chance", json={"step": step.to_json()})
+            r = _post(api, gid, "chance", {"step": step.to_json()})
         else:
             step = s.legal_steps()[0]
-            r = api.post(f"/v1/games/{gid}/steps",
-                         json={"seat": d.player + 1, "step": step.to_json()})
+            r = _post(api, gid, "steps", {"seat": d.player + 1, "step": step.to_json()})
         assert r.status_code == 200, r.text
         s = s.apply(step)
     return g
@@ -61,7 +74,7 @@ def _live_at_planning(api: TestClient, players: int, perspective: int) -> dict[s
 def test_every_seat_may_plan_in_any_order_and_plans_stay_hidden(api: TestClient) -> None:
     g = _live_at_planning(api, 3, perspective=2)
     gid = g["id"]
-    v = _view(api, gid)  # the perspective seat's view by default
+    v = _view(api, gid)  # the token's seat's view by default: here the perspective's
     assert v["seat"] == 2 and v["perspective"] == 2
     assert v["your_turn"] and v["decision"]["kind"] == "plan"
     assert sorted(v["decision"]["seats"]) == [1, 2, 3] and v["decision"]["seat"] == 2
@@ -71,7 +84,7 @@ def test_every_seat_may_plan_in_any_order_and_plans_stay_hidden(api: TestClient)
         mine = _view(api, gid, seat)
         assert mine["your_turn"], seat
         plan = next(x["text"] for x in mine["legal"] if x["text"].startswith("plan"))
-        r = api.post(f"/v1/games/{gid}/steps", json={"seat": seat, "step": plan})
+        r = _post(api, gid, "steps", {"seat": seat, "step": plan})
         assert r.status_code == 200, r.text
         plans[seat] = plan
         for other in (1, 2, 3):
@@ -83,7 +96,7 @@ def test_every_seat_may_plan_in_any_order_and_plans_stay_hidden(api: TestClient)
             card = plan.split()[1]
             assert (card in slots) == (other == seat), (seat, other, slots)
     for seat in (1, 3, 2):
-        r = api.post(f"/v1/games/{gid}/steps", json={"seat": seat, "step": "ready"})
+        r = _post(api, gid, "steps", {"seat": seat, "step": "ready"})
         assert r.status_code == 200, r.text
     v = _view(api, gid, 1)
     assert v["phase"] == "actions"
@@ -94,10 +107,10 @@ def test_every_seat_may_plan_in_any_order_and_plans_stay_hidden(api: TestClient)
 def test_a_seat_done_planning_is_refused_with_a_clear_error(api: TestClient) -> None:
     g = _live_at_planning(api, 2, perspective=1)
     gid = g["id"]
-    r = api.post(f"/v1/games/{gid}/steps", json={"seat": 2, "step": "ready"})
+    r = _post(api, gid, "steps", {"seat": 2, "step": "ready"})
     assert r.status_code == 200
     before = _view(api, gid, 1)["steps"]
-    r = api.post(f"/v1/games/{gid}/steps", json={"seat": 2, "step": "ready"})
+    r = _post(api, gid, "steps", {"seat": 2, "step": "ready"})
     assert r.status_code == 409
     assert r.json()["message"] == "not seat 2's decision: the decision (plan) is P1's"
     assert _view(api, gid, 1)["steps"] == before
@@ -106,11 +119,13 @@ def test_a_seat_done_planning_is_refused_with_a_clear_error(api: TestClient) -> 
 def test_suggestions_for_a_seat_as_soon_as_planning_starts(api: TestClient) -> None:
     g = _live_at_planning(api, 3, perspective=3)
     gid = g["id"]
-    r = api.get(f"/v1/games/{gid}/analysis", params={"iterations": 30})
+    r = api.get(f"/v1/games/{gid}/analysis", params={"iterations": 30}, headers=auth(gid, 3))
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["pov"] == "P3" and body["decision"]["kind"] == "plan" and body["lines"]
-    r = api.get(f"/v1/games/{gid}/analysis", params={"iterations": 30, "seat": 2})
+    # live: the user holds the whole table, any seat's token asks for any seat
+    r = api.get(f"/v1/games/{gid}/analysis", params={"iterations": 30, "seat": 2},
+                headers=auth(gid, 3))
     assert r.status_code == 200 and r.json()["pov"] == "P2"
 
 
@@ -120,12 +135,13 @@ def test_ai_seats_plan_without_waiting_for_the_human(api: TestClient) -> None:
     g = _new(api, seats=[{"kind": "ai", "bot": AI}, {"kind": "ai", "bot": AI},
                          {"kind": "human"}], seed=8)
     gid = g["id"]
+    _perspective[gid] = 3
     assert g["perspective"] == 3
     for _ in range(20):
         v = _view(api, gid, wait=10)
         if v["decision"]["kind"] == "plan" and v["your_turn"]:
             break
-        r = api.post(f"/v1/games/{gid}/moves", json={"seat": 3, "move": v["legal"][0]["text"]})
+        r = _post(api, gid, "moves", {"seat": 3, "move": v["legal"][0]["text"]})
         assert r.status_code == 200, r.text
     v = _view(api, gid, wait=10)
     assert v["decision"]["kind"] == "plan" and v["decision"]["seats"] == [3]
@@ -147,6 +163,7 @@ def test_live_variable_setup_asks_only_your_own_starting_tiles(api: TestClient) 
     g = _new(api, seats=[{"kind": "human"}] * 3, mode="live", seed=4, variable=True,
              perspective=2)
     gid = g["id"]
+    _perspective[gid] = 2
     ref = engine.new_game(players=3, seed=77, variable=True)
     asked = []
     for _ in range(80):
@@ -162,7 +179,7 @@ def test_live_variable_setup_asks_only_your_own_starting_tiles(api: TestClient) 
                             if ref.decision.is_chance else ref.legal_steps()[0])
         step = ref.sample_chance()
         ref = ref.apply(step)
-        r = api.post(f"/v1/games/{gid}/chance", json={"step": step.to_json()})
+        r = _post(api, gid, "chance", {"step": step.to_json()})
         assert r.status_code == 200, (r.text, pending)
     tile_deals = [a for a in asked if a.get("chance") == "deal-tile"]
     assert len(tile_deals) == 2 and all(a["seat"] == 2 for a in tile_deals)

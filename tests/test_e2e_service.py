@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from tests.service_process import serving
+from tests.test_api_helpers import auth, remember
 
 AI = "mcts:iterations=10"
 
@@ -25,8 +26,14 @@ def served(db: Path, log: Path) -> Iterator[tuple[subprocess.Popen[bytes], httpx
         yield proc, http
 
 
-def _view(http: httpx.Client, gid: str, seat: int = 1, wait: float = 20) -> dict[str, Any]:
-    r = http.get(f"/v1/games/{gid}", params={"seat": seat, "wait": wait})
+def _view(http: httpx.Client, gid: str, seat: int | None = 1, wait: float = 20
+          ) -> dict[str, Any]:
+    """``seat``'s view with its token (None: the spectator's, without one)."""
+    if seat is None:
+        r = http.get(f"/v1/games/{gid}", params={"wait": wait})
+    else:
+        r = http.get(f"/v1/games/{gid}", params={"seat": seat, "wait": wait},
+                     headers=auth(gid, seat))
     assert r.status_code == 200, r.text
     body: dict[str, Any] = r.json()
     return body
@@ -36,7 +43,8 @@ def _human_step(http: httpx.Client, gid: str, rng: random.Random) -> dict[str, A
     v = _view(http, gid)
     assert v["your_turn"] and not v["ai"]["thinking"], v["decision"]
     choice = rng.choice(v["legal"])
-    r = http.post(f"/v1/games/{gid}/steps", json={"seat": 1, "step": choice["json"]})
+    r = http.post(f"/v1/games/{gid}/steps", json={"seat": 1, "step": choice["json"]},
+                  headers=auth(gid, 1))
     assert r.status_code == 200, r.text
     body: dict[str, Any] = r.json()
     return body
@@ -56,9 +64,10 @@ def test_complete_game_against_the_ai(tmp_path: Path) -> None:
         assert http.get("/openapi.json").status_code == 200
         assert http.get("/docs").status_code == 200
         r = http.post("/v1/games", json={"seats": [{"kind": "human"},
-                                                   {"kind": "ai", "bot": AI}], "seed": 21})
+                                                   {"kind": "ai", "bot": AI}], "seed": 21,
+                                         "reproducible": True})
         assert r.status_code == 201, r.text
-        gid = r.json()["id"]
+        gid = remember(r.json())["id"]
         v = _finish(http, gid, random.Random(21))
         assert v["over"] and v["winners"]
         sources = {h["source"] for h in v["history"]}
@@ -67,9 +76,10 @@ def test_complete_game_against_the_ai(tmp_path: Path) -> None:
         assert score["final"] and len(score["score"]) == 2
         # one more analysis on the way out: a mid-game position of another game
         r = http.post("/v1/games", json={"seats": [{"kind": "human"}, {"kind": "human"}],
-                                         "seed": 4})
-        g2 = r.json()["id"]
-        r = http.get(f"/v1/games/{g2}/analysis", params={"iterations": 50})
+                                         "seed": 4, "reproducible": True})
+        g2 = remember(r.json())["id"]
+        r = http.get(f"/v1/games/{g2}/analysis", params={"iterations": 50},
+                     headers=auth(g2, 1))
         assert r.status_code == 200 and r.json()["lines"]
 
 
@@ -78,16 +88,17 @@ def test_kill_and_restart_mid_game(tmp_path: Path) -> None:
     rng = random.Random(5)
     with served(db, log) as (proc, http):
         r = http.post("/v1/games", json={"seats": [{"kind": "human"},
-                                                   {"kind": "ai", "bot": AI}], "seed": 5})
-        gid = r.json()["id"]
+                                                   {"kind": "ai", "bot": AI}], "seed": 5,
+                                         "reproducible": True})
+        gid = remember(r.json())["id"]
         for _ in range(15):
             _human_step(http, gid, rng)
-        before = [_view(http, gid, seat) for seat in (1, 2)]
+        before = [_view(http, gid, seat) for seat in (1, None)]
         assert not before[0]["over"], "the game must still be running when the server dies"
         proc.kill()  # SIGKILL: no shutdown, no flush but what was committed
         proc.wait()
     with served(db, log) as (proc, http):
-        after = [_view(http, gid, seat, wait=0) for seat in (1, 2)]
+        after = [_view(http, gid, seat, wait=0) for seat in (1, None)]
         assert after == before
         # a step acknowledged just before a kill is kept, whatever the AI was doing
         acked = _human_step(http, gid, rng)

@@ -248,3 +248,53 @@ def test_page_and_assets_are_served(service: str) -> None:
     assert httpx.get(f"{service}/static/js/board.js", timeout=10).status_code == 200
     assert httpx.get(f"{service}/docs", timeout=10).status_code == 200
     assert httpx.get(f"{service}/static/nothing.js", timeout=10).status_code == 404
+
+
+def test_invite_links_and_the_spectators_page(service: str, browser: Any) -> None:
+    """A play game of two human seats: **Invite** gives seat 2's link (its token) and the
+    spectators'; seat 2's page, opened from its link in another browser, follows seat
+    1's move and plays; the spectators' page shows the game with nothing to click and
+    no undo."""
+    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    console = Console(page)
+    page.goto(service + "/")
+    page.wait_for_selector("dialog#new-game[open]")
+    page.select_option("#ng-players", "2")
+    for seat in (1, 2):
+        page.select_option(f"tr[data-seat='{seat}'] .ng-kind", "human")
+    page.check("input[name=mode][value=play]")
+    page.click("#ng-start")
+    assert _settle(page) == "turn"
+    assert re.search(r"#game=[0-9a-f]+&seat=1&token=[\w-]+$", page.url), page.url
+    assert page.locator("#btn-undo").is_hidden()  # two humans: no takebacks
+    page.click("#btn-invite")
+    page.wait_for_selector("#message .invite-link")
+    lines = page.eval_on_selector_all("#message .invite-link", "ls => ls.map(l => l.textContent)")
+    links = dict(line.split(": ", 1) for line in lines)
+    assert set(links) == {"P2", "Spectators"}, lines
+    assert "&seat=2&token=" in links["P2"] and "token=" not in links["Spectators"]
+
+    other = browser.new_page(viewport={"width": 1600, "height": 1000})
+    other_console = Console(other)
+    other.goto(links["P2"])
+    other.wait_for_function("document.body.dataset.ui === 'idle'", timeout=30_000)
+    assert "P1" in other.inner_text("#status")
+    watcher = browser.new_page(viewport={"width": 1600, "height": 1000})
+    watcher_console = Console(watcher)
+    watcher.goto(links["Spectators"])
+    watcher.wait_for_function("document.body.dataset.ui === 'idle'", timeout=30_000)
+    assert "spectator" in watcher.inner_text("#status")
+    assert watcher.locator("#btn-undo").is_hidden() and not _legal(watcher)
+    # seat 1 plays its first step; seat 2's page (polling) gets its turn
+    watched = _steps(watcher)
+    first = _legal(page)[0]
+    page.locator(f'#legal-steps button[data-step="{first}"]').click()
+    assert _settle(other) == "turn"
+    assert _legal(other)
+    watcher.wait_for_function(f"Number(document.body.dataset.steps) > {watched}",
+                              timeout=30_000)  # the spectators' page follows the game
+    assert not _legal(watcher)
+    for c in (console, other_console, watcher_console):
+        assert c.errors == []
+    for p in (page, other, watcher):
+        p.close()

@@ -22,6 +22,7 @@ import httpx
 import pytest
 
 from tests.service_process import serving
+from tests.test_api_helpers import TOKENS, auth, remember
 from tests.test_web import ARTIFACTS, Console, _artifacts, chromium
 
 PICKER = "#picker:not([hidden])"
@@ -50,20 +51,21 @@ def _live_game(base: str, seed: int) -> str:
     r = httpx.post(f"{base}/v1/games", json={"seats": [{"kind": "human"}, {"kind": "human"}],
                                               "mode": "live", "seed": seed}, timeout=30)
     assert r.status_code == 201, r.text
-    gid: str = r.json()["id"]
+    gid: str = remember(r.json())["id"]
     return gid
 
 
 def _view(base: str, gid: str) -> dict[str, Any]:
     body: dict[str, Any] = httpx.get(f"{base}/v1/games/{gid}", params={"seat": 1},
-                                     timeout=30).json()
+                                     headers=auth(gid, 1), timeout=30).json()
     return body
 
 
 def _open(browser: Any, base: str, gid: str) -> tuple[Any, Console]:
+    """The page of seat 1 (its link: the seat's token in it)."""
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     console = Console(page)
-    page.goto(f"{base}/#game={gid}&seat=1")
+    page.goto(f"{base}/#game={gid}&seat=1&token={TOKENS[gid][1]}")
     _idle(page)
     return page, console
 
@@ -215,7 +217,8 @@ def test_keyboard_change_clear_and_stale_picks(service: str, browser: Any) -> No
     view = _view(service, gid)
     while view["legal"][0]["text"].startswith("deal-card"):  # the cards, by the API
         r = httpx.post(f"{service}/v1/games/{gid}/chance",
-                       json={"seat": 1, "step": view["legal"][0]["text"]}, timeout=30)
+                       json={"seat": 1, "step": view["legal"][0]["text"]},
+                       headers=auth(gid, 1), timeout=30)
         assert r.status_code == 200, r.text
         view = r.json()
     page, console = _open(browser, service, gid)
@@ -260,7 +263,8 @@ def test_keyboard_change_clear_and_stale_picks(service: str, browser: Any) -> No
 
     # someone else reports that very book in 2.1: the pick no longer fits
     r = httpx.post(f"{service}/v1/games/{gid}/chance",
-                   json={"seat": 1, "step": f"deal-book {unique['names'][0]} 2.1"}, timeout=30)
+                   json={"seat": 1, "step": f"deal-book {unique['names'][0]} 2.1"},
+                   headers=auth(gid, 1), timeout=30)
     assert r.status_code == 200, r.text
     page.reload()
     _idle(page)

@@ -36,6 +36,7 @@ import pytest
 
 import engine
 from tests.service_process import serving
+from tests.test_api_helpers import TOKENS, auth
 from tests.test_web import (
     ARTIFACTS,
     Console,
@@ -93,7 +94,7 @@ class Mirror:
         """Apply the steps the service recorded since the last sync (seat 2's view: every
         step is public by then, the chance events come after the reveal)."""
         view = httpx.get(f"{base}/v1/games/{gid}", params={"seat": PERSPECTIVE},
-                         timeout=30).json()
+                         headers=auth(gid, PERSPECTIVE), timeout=30).json()
         cat = self.state.cat
         for rec in view["history"][self.applied:]:
             assert rec["step"] is not None, rec  # nothing hidden at a chance event
@@ -145,9 +146,10 @@ def _create_live_game(page: Any, base: str) -> str:
     page.click("#ng-start")
     page.wait_for_selector("dialog#new-game", state="hidden")
     page.wait_for_function("['turn', 'over', 'idle'].includes(document.body.dataset.ui)")
-    match = re.search(r"game=([0-9a-f]+)&seat=(\d+)", page.url)
+    match = re.search(r"game=([0-9a-f]+)&seat=(\d+)&token=([^&]+)", page.url)
     assert match, page.url
     assert int(match.group(2)) == PERSPECTIVE
+    TOKENS[match.group(1)] = {PERSPECTIVE: match.group(3)}  # the page's own seat's token
     return match.group(1)
 
 
@@ -217,7 +219,8 @@ def _planning_suggestions(page: Any, base: str, gid: str) -> None:
     page.select_option("#suggest-lines", "3")
     page.click("#btn-suggest")
     page.wait_for_selector("#suggestions li[data-rank]", timeout=30_000)
-    view = httpx.get(f"{base}/v1/games/{gid}", params={"seat": 1}, timeout=30).json()
+    view = httpx.get(f"{base}/v1/games/{gid}", params={"seat": 1}, headers=auth(gid),
+                     timeout=30).json()  # live: any seat's token shows every seat
     assert view["decision"]["kind"] == "plan"
     assert 1 in view["decision"]["seats"] and 3 in view["decision"]["seats"], view["decision"]
     assert view["your_turn"]  # seat 1 still has its planning to do
@@ -241,10 +244,11 @@ def test_live_three_player_game_mirrored_from_seat_2(service: str, browser: Any)
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     console = Console(page)
     gid = _create_live_game(page, service)
-    view = httpx.get(f"{service}/v1/games/{gid}", timeout=30).json()
+    view = httpx.get(f"{service}/v1/games/{gid}", headers=auth(gid), timeout=30).json()
     assert view["mode"] == "live" and view["players"] == 3 and view["perspective"] == 2
     assert [s["kind"] for s in view["seats"]] == ["human"] * 3
-    assert view["seat"] == PERSPECTIVE  # views default to the perspective seat
+    assert view["seat"] == PERSPECTIVE  # views default to the token's seat, here mine
+    assert httpx.get(f"{service}/v1/games/{gid}", timeout=30).json()["seat"] is None
     mirror = Mirror()
     rng = random.Random(SHUFFLE_SEED)
 
@@ -261,7 +265,8 @@ def test_live_three_player_game_mirrored_from_seat_2(service: str, browser: Any)
     assert st["decision"] != "chance", st
     assert space_clicks == len(chosen) == 24  # 12 cards + 12 books, one pick each
     assert waiting > 1  # picks for later spaces waited on the board, sent when due
-    state = httpx.get(f"{service}/v1/games/{gid}", timeout=30).json()["observation"]["state"]
+    state = httpx.get(f"{service}/v1/games/{gid}", headers=auth(gid),
+                      timeout=30).json()["observation"]["state"]
     placed = {**{f"display:{k}": v for k, v in state["display"].items()},
               **{f"bookspace:{k}": v for k, v in state["book_display"].items()}}
     for key, names in chosen.items():

@@ -8,8 +8,22 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, signal) {
-  const init = { method, headers: {}, signal };
+// Seat tokens of the game open (seat -> token): a seat's view and actions send its token
+// (Authorization: Bearer); in live mode any of them acts for every seat. None: the
+// spectator's view only.
+let tokens = {};
+
+export function useTokens(map) {
+  tokens = { ...(map || {}) };
+}
+
+function auth(seat) {
+  const token = tokens[seat] || Object.values(tokens)[0];
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+async function call(method, path, body, signal, headers = {}) {
+  const init = { method, headers: { ...headers }, signal };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -25,11 +39,12 @@ async function call(method, path, body, signal) {
 export const api = {
   catalogue: () => call("GET", "/v1/catalogue"),
   create: (body) => call("POST", "/v1/games", body),
-  view: (id, seat, wait = 0, signal) => call("GET", `/v1/games/${encodeURIComponent(id)}?${seat ? `seat=${seat}&` : ""}wait=${wait}`, undefined, signal),
-  step: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/steps`, { seat, step }),
-  move: (id, seat, move) => call("POST", `/v1/games/${encodeURIComponent(id)}/moves`, { seat, move }),
-  chance: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/chance`, { step, seat }),
-  undo: (id, seat) => call("POST", `/v1/games/${encodeURIComponent(id)}/undo`, { seat }),
+  // seat null: the spectator's view (no token)
+  view: (id, seat, wait = 0, signal) => call("GET", `/v1/games/${encodeURIComponent(id)}?${seat ? `seat=${seat}&` : ""}wait=${wait}`, undefined, signal, seat ? auth(seat) : {}),
+  step: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/steps`, { seat, step }, undefined, auth(seat)),
+  move: (id, seat, move) => call("POST", `/v1/games/${encodeURIComponent(id)}/moves`, { seat, move }, undefined, auth(seat)),
+  chance: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/chance`, { step, seat }, undefined, auth(seat)),
+  undo: (id, seat) => call("POST", `/v1/games/${encodeURIComponent(id)}/undo`, { seat }, undefined, auth(seat)),
   score: (id) => call("GET", `/v1/games/${encodeURIComponent(id)}/score`),
   gameCatalogue: (id) => call("GET", `/v1/games/${encodeURIComponent(id)}/catalogue`),
   // component catalogues: the list, one file (export), check, save, delete

@@ -1,20 +1,57 @@
-// Loading a game and keeping it current: which seat's view to show, opening a game by
-// id, re-reading the view after a change and polling while the AI thinks.
+// Loading a game and keeping it current: the seat tokens the page holds (from the link
+// it was opened with, and those kept in this browser when it created the game), which
+// seat's view to show, opening a game by id or link, re-reading the view after a change
+// and polling while the AI thinks. Without a token the page shows the spectator's view.
 
-import { api } from "./api.js";
+import { api, useTokens } from "./api.js";
 import { render } from "./render.js";
 import { app } from "./state.js";
 import { stopSuggest } from "./suggest.js";
 import { isAi, setUi, showError } from "./ui.js";
 
+const KEPT = "mombasa.tokens."; // localStorage: game id -> {seat: token}
+
+function keptTokens(id) {
+  try {
+    return JSON.parse(localStorage.getItem(KEPT + id) || "{}") || {};
+  } catch {
+    return {};
+  }
+}
+
+/** Remember seat tokens of a game in this browser (the game's creator holds them all). */
+export function keepTokens(id, tokens) {
+  const all = { ...keptTokens(id), ...tokens };
+  try {
+    localStorage.setItem(KEPT + id, JSON.stringify(all));
+  } catch { /* private mode: the link keeps the home seat's token */ }
+  return all;
+}
+
+/** Whether the page may show and play ``seat`` (live: any token acts for every seat). */
+export function holds(v, seat) {
+  if (!seat) return false;
+  if (app.tokens[seat]) return true;
+  return v.mode === "live" && Object.keys(app.tokens).length > 0;
+}
+
+/** The page link of a seat (with its token), or the spectators' link (seat null). */
+export function seatLink(id, seat) {
+  const base = `${location.origin}${location.pathname}`;
+  if (!seat || !app.tokens[seat]) return `${base}#game=${encodeURIComponent(id)}`;
+  return `${base}#game=${encodeURIComponent(id)}&seat=${seat}&token=${encodeURIComponent(app.tokens[seat])}`;
+}
+
 function desiredSeat(v) {
+  if (!app.homeSeat) return null; // a spectator
   if (v.over) return app.homeSeat;
   // Planning and the starting tile are simultaneous: your own seat first, as long as it
   // still decides; then (live) the others' plans as they are revealed at the table.
   const deciding = v.decision.seats || (v.decision.seat ? [v.decision.seat] : []);
   if (deciding.includes(app.homeSeat)) return app.homeSeat;
   if (v.mode === "live") return deciding[0] || app.viewSeat;
-  const human = deciding.find((s) => !isAi(v, s)); // hot seat: every human seat plays here
+  // hot seat: every human seat whose token this page holds plays here
+  const human = deciding.find((s) => !isAi(v, s) && holds(v, s));
   return human || app.homeSeat;
 }
 
@@ -28,18 +65,30 @@ async function fetchView(wait = 0) {
   return v;
 }
 
-export async function openGame(id, seat) {
-  if (!seat) seat = (await api.view(id, null)).perspective; // "I am seat N" of the game
+/** Open a game: ``seat`` and ``token`` from a link (either may be missing: then the
+ * tokens kept in this browser, else the spectator's view). */
+export async function openGame(id, seat, token) {
+  const tokens = token && seat ? keepTokens(id, { [seat]: token }) : keptTokens(id);
+  app.tokens = tokens;
+  useTokens(tokens);
+  const seats = Object.keys(tokens).map(Number).sort((a, b) => a - b);
+  if (!seat || !tokens[seat]) seat = seats[0] || null;
   app.id = id;
-  app.homeSeat = seat;
-  app.viewSeat = seat;
   app.logShown = 0;
   app.logKey = null;
   app.selected = null;
   stopSuggest(true);
-  location.hash = `game=${encodeURIComponent(id)}&seat=${seat}`;
   setUi("busy");
   try {
+    if (seat && !token) {
+      // the game's own seat ("I am seat N") when this browser holds its token
+      const home = (await api.view(id, seat)).perspective;
+      if (tokens[home]) seat = home;
+    }
+    app.homeSeat = seat;
+    app.viewSeat = seat;
+    location.hash = seat ? `game=${encodeURIComponent(id)}&seat=${seat}&token=${encodeURIComponent(tokens[seat])}`
+      : `game=${encodeURIComponent(id)}`;
     app.cat = await api.gameCatalogue(id); // the game's own components (as it was created)
     render(await fetchView());
   } catch (err) {
@@ -62,9 +111,11 @@ export function schedulePoll() {
   const v = app.view;
   if (!v || v.over || v.mode !== "play") return;
   const deciding = v.decision.seats || [v.decision.seat];
-  const waiting = v.ai.thinking || (deciding.some((s) => isAi(v, s)) && !v.ai.error);
+  // a spectator, or a seat waiting for another human, follows the game too
+  const others = !v.seat || deciding.some((s) => s !== v.seat && !holds(v, s));
+  const waiting = v.ai.thinking || (deciding.some((s) => isAi(v, s)) && !v.ai.error) || others;
   if (!waiting) return;
-  app.pollTimer = setTimeout(poll, 250);
+  app.pollTimer = setTimeout(poll, others && !v.ai.thinking ? 1500 : 250);
 }
 
 async function poll() {

@@ -7,13 +7,14 @@ import { emptyState, renderBoard } from "./board.js";
 import { undo } from "./actions.js";
 import { closeChooser, onTableClick } from "./clicks.js";
 import { openGame } from "./game.js";
+import { inviteLinks } from "./render.js";
 import { closePicker } from "./picker.js";
 import { openCatalogueScreen, wireCatalogueScreen } from "./catalogue.js";
 import { openById, openNewGame, perspectiveChoices, seatRows, startGame } from "./newgame.js";
 import { renderLegalList } from "./render.js";
 import { app } from "./state.js";
 import { suggest } from "./suggest.js";
-import { $, setUi, showError } from "./ui.js";
+import { $, message, setUi, showError } from "./ui.js";
 
 async function main() {
   try {
@@ -27,6 +28,7 @@ async function main() {
   $("#players").addEventListener("click", onTableClick);
   $("#btn-new").addEventListener("click", openNewGame);
   $("#btn-undo").addEventListener("click", undo);
+  $("#btn-invite").addEventListener("click", invite);
   $("#btn-suggest").addEventListener("click", () => suggest());
   $("#ng-players").addEventListener("change", () => { seatRows(); perspectiveChoices(); });
   for (const r of document.querySelectorAll("#new-form input[name=mode]")) r.addEventListener("change", perspectiveChoices);
@@ -49,13 +51,33 @@ async function main() {
   const params = new URLSearchParams(location.hash.slice(1));
   const id = params.get("game");
   if (id) {
-    await openGame(id, Number(params.get("seat")) || 1);
+    await openGame(id, Number(params.get("seat")) || null, params.get("token"));
   } else {
     $("#status").textContent = "No game yet: start one.";
     setUi("idle");
     renderEmpty();
     openNewGame();
   }
+}
+
+/** Copy each other human seat's link (with its token) and the spectators' link. */
+async function invite() {
+  const lines = inviteLinks(app.view).map(([who, link]) => `${who}: ${link}`);
+  if (!lines.length) return;
+  let copied = false;
+  try {
+    await navigator.clipboard.writeText(lines.join("\n"));
+    copied = true;
+  } catch { /* no clipboard (not a secure page): the links are shown to copy by hand */ }
+  const box = document.createElement("div");
+  box.append(copied ? "Copied; send each player the link of their seat:" : "Send each player the link of their seat:");
+  for (const line of lines) {
+    const row = document.createElement("div");
+    row.className = "invite-link";
+    row.textContent = line;
+    box.append(row);
+  }
+  message("info", box);
 }
 
 /** The starting board (no game yet): a fresh first-game layout without cards. */
@@ -69,7 +91,7 @@ function renderEmpty() {
 window.addEventListener("hashchange", () => {
   const params = new URLSearchParams(location.hash.slice(1));
   const id = params.get("game");
-  if (id && id !== app.id) openGame(id, Number(params.get("seat")) || 1);
+  if (id && id !== app.id) openGame(id, Number(params.get("seat")) || null, params.get("token"));
 });
 
 main();

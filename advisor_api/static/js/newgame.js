@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { catalogueList, DEFAULT_NAME } from "./catalogue.js";
 import { h, PLAYER_FILL } from "./svg.js";
-import { openGame } from "./game.js";
+import { keepTokens, openGame } from "./game.js";
 import { $, errorText, message } from "./ui.js";
 
 const STRENGTHS = [
@@ -95,7 +95,10 @@ export async function startGame(ev) {
   };
   const perspective = Number($("#ng-perspective").value);
   if (perspective) body.perspective = perspective;
-  if (seedText) body.seed = Number(seedText);
+  if (seedText) {
+    body.seed = Number(seedText);
+    body.reproducible = true; // a seed you chose: the cards can be foreseen from it
+  }
   const components = $("#ng-catalogue").value;
   if (components && components !== DEFAULT_NAME) body.catalogue = components;
   $("#ng-start").disabled = true;
@@ -103,8 +106,9 @@ export async function startGame(ev) {
     const v = await api.create(body);
     $("#new-game").close();
     message(null);
+    keepTokens(v.id, v.tokens); // every seat of yours, kept in this browser
     const seat = v.seat;
-    await openGame(v.id, seat);
+    await openGame(v.id, seat, v.tokens[seat]);
   } catch (err) {
     const box = $("#ng-error");
     box.textContent = errorText(err);
@@ -114,9 +118,17 @@ export async function startGame(ev) {
   }
 }
 
+// A game id (the seats whose tokens this browser keeps, else the spectator's view) or a
+// seat's link (#game=ID&seat=N&token=T).
 export async function openById() {
-  const id = $("#ng-open-id").value.trim();
-  if (!id) return;
+  const text = $("#ng-open-id").value.trim();
+  if (!text) return;
   $("#new-game").close();
-  await openGame(id, null); // the game's own perspective seat
+  const cut = text.indexOf("#");
+  if (cut < 0) {
+    await openGame(text, null, null);
+    return;
+  }
+  const params = new URLSearchParams(text.slice(cut + 1));
+  await openGame(params.get("game"), Number(params.get("seat")) || null, params.get("token"));
 }

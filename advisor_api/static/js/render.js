@@ -9,7 +9,7 @@ import { h } from "./svg.js";
 import { submit } from "./actions.js";
 import { chancePanel, isLiveChance, markSlots, shownState, syncPicks } from "./chance.js";
 import { closeChooser } from "./clicks.js";
-import { schedulePoll } from "./game.js";
+import { schedulePoll, seatLink } from "./game.js";
 import { renderLog } from "./log.js";
 import { closePicker } from "./picker.js";
 import { renderFinal, renderScore } from "./score.js";
@@ -79,7 +79,9 @@ export function render(v) {
   renderLog(v);
   renderScore(v);
   renderFinal(v);
-  $("#btn-undo").disabled = !v.history.some((x) => x.source === "human" || x.source === "report");
+  $("#btn-undo").disabled = !v.can_undo; // the service says: your own move, no reveal since
+  $("#btn-undo").hidden = !v.seat || (v.mode === "play" && !v.takebacks);
+  $("#btn-invite").hidden = !inviteLinks(v).length;
   const ui = v.over ? "over" : ctx.mine ? "turn" : v.mode === "play" && (v.ai.thinking || isAi(v, v.decision.seat)) ? "waiting" : "idle";
   document.body.dataset.steps = String(v.steps);
   document.body.dataset.round = String(v.round);
@@ -117,8 +119,18 @@ function renderStatus(ctx) {
   } else {
     parts.push(h("span", { class: v.ai.thinking ? "thinking" : "" }, `${seatName(v, v.decision.seat)} is deciding (${v.decision.kind})`));
   }
-  parts.push(h("span", { class: "muted" }, `  · ${v.mode === "live" ? "live table" : "play"} · game ${v.id} · seed ${v.seed}`));
+  const seed = v.seed === null ? "" : ` · seed ${v.seed}${v.reproducible && !v.over ? " (reproducible: the cards can be foreseen)" : ""}`;
+  parts.push(h("span", { class: "muted" }, `  · ${v.mode === "live" ? "live table" : "play"} · game ${v.id}${seed}${v.seat ? "" : " · spectator"}`));
   box.replaceChildren(...parts);
+}
+
+/** Play mode with several human seats: a link for each other human seat this page holds
+ * the token of, and one for spectators. */
+export function inviteLinks(v) {
+  if (!v || v.mode !== "play" || !v.seat) return [];
+  const others = v.seats.filter((s) => s.kind === "human" && s.seat !== app.homeSeat && app.tokens[s.seat]);
+  if (!others.length) return [];
+  return [...others.map((s) => [`P${s.seat}`, seatLink(v.id, s.seat)]), ["Spectators", seatLink(v.id, null)]];
 }
 
 function renderDecision(ctx) {

@@ -5,7 +5,8 @@
 export const app = {
   cat: null,
   id: null,
-  homeSeat: 1, // the seat of the person at the screen
+  tokens: {}, // seat -> token of the game open (none: a spectator)
+  homeSeat: 1, // the seat of the person at the screen (null: a spectator)
   viewSeat: 1, // the seat whose view is shown (the deciding one in live / hot-seat games)
   view: null,
   ctx: null,
