@@ -22,6 +22,7 @@ test: $(STAMP)
 	$(BIN)/ruff check engine search advisor_api tests benchmarks scripts
 	$(BIN)/mypy
 	sh scripts/ensure-chromium.sh
+	sh scripts/ensure-axe.sh
 	$(BIN)/pytest -q
 
 BENCH := $(BIN)/pytest --benchmark-enable --benchmark-only -p no:cacheprovider -o addopts="" -q

@@ -9,6 +9,7 @@ it with uvicorn. Endpoints (all JSON; see ``docs/api.md`` and ``/docs``):
 * ``POST /v1/games``, ``GET /v1/games/{id}?seat=N``, ``POST .../steps``, ``.../moves``,
   ``.../chance`` (live mode), ``.../undo``, ``GET .../analysis``, ``GET .../score``,
   ``GET .../catalogue`` (the game's components, as the page draws them),
+  ``GET .../events`` (its changes as Server-Sent Events, for pages to stay current),
   ``DELETE /v1/games/{id}``; a seat's view and actions need its token
   (``Authorization: Bearer``, :mod:`advisor_api.access`);
 * ``POST /v1/catalogues/check``, ``POST /v1/catalogues``, ``GET /v1/catalogues``,
@@ -23,6 +24,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import signal
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Annotated, Any
@@ -37,7 +40,7 @@ from advisor_api import access, analysis, catalogues, docs_pages, guards, web
 from advisor_api.catalogues import CatalogueLibrary
 from advisor_api.cli_catalogue import summary as catalogue_summary
 from advisor_api.errors import ApiError, Conflict, InvalidInput
-from advisor_api.games import GameService, deciders_text, score_json
+from advisor_api.games import Game, GameService, deciders_text, score_json
 from advisor_api.limits import (
     CLIENT,
     ClientContext,
@@ -92,10 +95,11 @@ class Service:
         self.limits = ClientLimits(
             settings.client_analyses, settings.client_games_per_minute,
             settings.client_ai_games, running=lambda g: g.ai_task is not None,
-            finished=lambda g: g.state.is_over())
+            finished=lambda g: g.state.is_over(), max_streams=settings.client_streams)
         self._store: Store | None = None
         self._games: GameService | None = None
         self._catalogues: CatalogueLibrary | None = None
+        self.stopping = False  # the server stops: game-event streams end
 
     @property
     def store(self) -> Store:
@@ -221,6 +225,51 @@ class Service:
             if not task.done():
                 task.cancel()
 
+    def events_response(self, game: Game, seat: int | None) -> StreamingResponse:
+        """A game's event stream, counted against the client's streams now (429)."""
+        close = self.limits.stream(CLIENT.get())
+        game.watchers += 1
+
+        def release() -> None:
+            game.watchers -= 1
+            close()
+
+        return _AdmittedStream(self.game_events(game, seat), [release],
+                               media_type="text/event-stream",
+                               headers={"Cache-Control": "no-cache",
+                                        "X-Accel-Buffering": "no"})
+
+    def end_streams(self) -> None:
+        """End every game-event stream now (the server is stopping)."""
+        self.stopping = True
+        if self._games is not None:
+            for game in self._games.watched():
+                game.notify()
+
+    async def game_events(self, game: Game, seat: int | None) -> AsyncIterator[str]:
+        """``change`` now and after every change of the game (what every view shows,
+        nothing private), a comment line every ``events_heartbeat`` seconds, and
+        ``deleted`` (the end of the stream) when the game goes."""
+        beat = self.settings.events_heartbeat
+        while True:
+            wake = game.changed()  # before reading the game: no change is missed
+            if self.stopping:
+                return
+            if game.deleted:
+                yield _event("deleted", {"id": game.id, "deleted": True})
+                return
+            body = self.games.event(game)
+            body["seat"] = seat
+            body["your_turn"] = (seat is not None and not body["over"]
+                                 and seat in body["decision"]["seats"])
+            yield _event("change", body)
+            while True:
+                try:
+                    await asyncio.wait_for(wake.wait(), beat)
+                    break
+                except TimeoutError:
+                    yield ": heartbeat\n\n"
+
     @staticmethod
     def _merge(plan: analysis.Plan, parts: list[RootStats]) -> SearchResult:
         return merge(plan.obs.viewer, parts, _elapsed(parts), plan.obs.state.n)
@@ -241,6 +290,34 @@ class _AdmittedStream(StreamingResponse):
         finally:
             for close in self._on_close:
                 close()
+
+
+def _end_streams_on_stop(svc: Service) -> Callable[[], None]:
+    """Chain the server's SIGINT / SIGTERM handlers (uvicorn's, installed by now) so that
+    a stop first ends the game-event streams: they never end by themselves, and the
+    server waits for its connections to close before it stops. The function restores
+    the handlers. Only in the main thread (elsewhere: nothing to do)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    kept: list[tuple[int, Any]] = []
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        prev = signal.getsignal(sig)
+        if not callable(prev):
+            continue
+
+        def handler(signum: int, frame: Any, prev: Callable[[int, Any], Any] = prev) -> None:
+            loop.call_soon_threadsafe(svc.end_streams)
+            prev(signum, frame)
+
+        signal.signal(sig, handler)
+        kept.append((sig, prev))
+
+    def restore() -> None:
+        for sig, prev in kept:
+            signal.signal(sig, prev)
+
+    return restore
 
 
 def _elapsed(parts: list[RootStats]) -> float:
@@ -377,9 +454,11 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await svc.start()
+        restore = _end_streams_on_stop(svc)
         try:
             yield
         finally:
+            restore()
             await svc.stop()
 
     app = FastAPI(title="Mombasa advisor", version=VERSION, description=DESCRIPTION,
@@ -466,6 +545,26 @@ def create_app(db_path: str | None = None, settings: Settings | None = None) -> 
             await svc.games.touch(game)
         await svc.games.wait(game, wait)
         return svc.games.view(game, seat)
+
+    @app.get("/v1/games/{game_id}/events", tags=["games"], response_class=StreamingResponse,
+             responses={200: {"description": "Server-Sent Events: `change` (now and at "
+                                             "every change), `deleted` (the end)",
+                              "content": {"text/event-stream": {}}},
+                        **errors(401, 403, 404, 422, 429)})
+    async def game_events(game_id: str, token: access.SeatToken,
+                          seat: OptionalSeatQuery = None) -> StreamingResponse:
+        """The game's changes as Server-Sent Events, for pages to stay current: an event
+        ``change`` at once and after every change (``version``, ``steps``, ``round``,
+        ``phase``, the decision's ``kind`` and ``seats``, ``over``, ``ai_thinking``,
+        and the stream's ``seat`` with ``your_turn``: nothing private; re-read the view),
+        a comment line as heartbeat every ~15 s, and ``deleted`` when the game is
+        deleted (the stream ends). The same tokens as the view (a seat's token: its
+        seat; none: the spectator's); at most ``MOMBASA_CLIENT_STREAMS`` streams open
+        per client (429). Counts against no search admission."""
+        game = await svc.games.get(game_id)
+        access.check_seat(game, seat)
+        seat = access.viewer(game, token, seat)
+        return svc.events_response(game, seat)
 
     @app.post("/v1/games/{game_id}/steps", tags=["games"], response_model=GameView,
               responses=game_errors)

@@ -97,5 +97,8 @@ def serve(
         f"{settings.db_path}; {settings.workers} search processes", highlight=False,
         markup=False)
     # The client of the per-client limits is the direct peer: X-Forwarded-For is not trusted.
+    # Requests still running at a stop get the time of a search to finish (the open
+    # game-event streams end at once: create_app's stop signal handlers).
     uvicorn.run(create_app(settings=settings), host=host, port=port, log_level=log_level,
-                proxy_headers=False)
+                proxy_headers=False,
+                timeout_graceful_shutdown=int(settings.max_time + settings.grace) + 1)

@@ -100,6 +100,19 @@ class Game:
         self.touched = time.time()  # last activity (epoch seconds)
         self.touch_saved = self.touched  # ... as the database has it
         self.deleted = False
+        # Game-event streams (GET .../events): set, and replaced, on every change.
+        self._changed = asyncio.Event()
+        self.watchers = 0  # event streams open on this game (kept in memory meanwhile)
+
+    def changed(self) -> asyncio.Event:
+        """An event set at the next change (a step stored, an undo, the AI starting or
+        stopping to think, the game deleted)."""
+        return self._changed
+
+    def notify(self) -> None:
+        """Wake the game-event streams (after a change is in memory and stored)."""
+        event, self._changed = self._changed, asyncio.Event()
+        event.set()
 
     @property
     def state(self) -> State:
@@ -334,12 +347,16 @@ class GameService:
             return None, None
         return self.catalogues.for_new_game(name)
 
+    def watched(self) -> list[Game]:
+        """The games in memory with game-event streams open."""
+        return [g for g in self._games.values() if g.watchers]
+
     def _remember(self, game: Game) -> None:
         self._games[game.id] = game
         self._games.move_to_end(game.id)
         while len(self._games) > _CACHE:
             old = next((g for g in self._games.values() if g.ai_task is None
-                        and not g.lock.locked()), None)
+                        and not g.lock.locked() and not g.watchers), None)
             if old is None:
                 break
             del self._games[old.id]
@@ -432,6 +449,7 @@ class GameService:
             await self.store.off_loop(self.store.append, game.id, rows)
             game.history.extend(records)
             game.states.extend(states)
+            game.notify()
 
         await _to_the_end(write())
 
@@ -486,6 +504,7 @@ class GameService:
                 game.version += 1
                 game.ai_error = None
                 task, game.ai_task = game.ai_task, None
+                game.notify()
                 return task
 
             task = await _to_the_end(cut())
@@ -520,6 +539,7 @@ class GameService:
                 _, dropped = await self.store.off_loop(self.store.delete_game, game.id)
                 game.deleted = True
                 game.version += 1
+                game.notify()
                 if dropped and self.catalogues is not None:
                     self.catalogues.game_deleted(dropped)
             task, game.ai_task = game.ai_task, None
@@ -585,6 +605,7 @@ class GameService:
         if self._ai_to_move(game) is None:
             return
         game.ai_task = asyncio.ensure_future(self._ai_loop(game))
+        game.notify()  # the AI thinks (the views say so)
 
     @staticmethod
     def _ai_to_move(game: Game) -> int | None:
@@ -640,6 +661,7 @@ class GameService:
         finally:
             if game.ai_task is me:
                 game.ai_task = None
+                game.notify()  # done thinking
 
     # -- views ---------------------------------------------------------------------------
     def view(self, game: Game, seat: int | None) -> dict[str, Any]:
@@ -695,6 +717,19 @@ class GameService:
             "steps": len(game.history),
         }
 
+    @staticmethod
+    def event(game: Game) -> dict[str, Any]:
+        """What a game-event stream sends at a change: only what every view shows (the
+        page re-reads its own view): never a step, a card or a hand."""
+        s = game.state
+        d = s.decision
+        over = s.is_over()
+        return {"id": game.id, "version": game.version, "steps": len(game.history),
+                "round": s.round, "phase": ("setup", "planning", "actions", "over")[s.phase],
+                "decision": {"kind": None if over else d.kind,
+                             "seats": [] if over else [k + 1 for k in d.deciders]},
+                "over": over, "ai_thinking": game.ai_task is not None}
+
     def _history(self, game: Game, me: int) -> list[dict[str, Any]]:
         """Every step; another player's plan / tile steps read ``null`` until the reveal
         that made them public, and the starting tiles dealt to others stay ``null``."""
@@ -710,7 +745,8 @@ class GameService:
                       # tiles dealt to others: the unchosen ones go back unseen
                       or (rec.step.kind == "deal-tile" and rec.step.a != me))
             out.append({"index": i, "player": player_name(rec.player),
-                        "step": None if hidden else rec.step.text(cat), "source": rec.source})
+                        "step": None if hidden else rec.step.text(cat), "source": rec.source,
+                        "round": game.states[i].round})
         out.reverse()
         return out
 

@@ -5,11 +5,13 @@ The client of a request is its remote address: the direct peer of the TCP connec
 reverse proxy every request comes from the proxy and the limits apply to all its users
 together: raise them there, or set them to 0 (no limit) and limit clients at the proxy.
 
-Three limits, each answering 429 ``client-limit`` with ``Retry-After`` (0 turns one off):
+Four limits, each answering 429 ``client-limit`` with ``Retry-After`` (0 turns one off):
 
 * analyses at once per client (``/v1/analyse``, ``/v1/analyse/stream``, a game's
   ``/analysis``), ``MOMBASA_CLIENT_ANALYSES``;
 * games created per client in any 60 seconds, ``MOMBASA_CLIENT_GAMES_PER_MINUTE``;
+* game-event streams open at once per client (``GET /v1/games/{id}/events``),
+  ``MOMBASA_CLIENT_STREAMS``;
 * AI games running per client (play mode, at least one AI seat, its AI seats moving
   now), ``MOMBASA_CLIENT_AI_GAMES``: a new AI game is refused while the client has that
   many.
@@ -50,6 +52,7 @@ CLIENT: ContextVar[str] = ContextVar("mombasa_client", default="service")
 REQUEST: ContextVar[Sequence[Any]] = ContextVar("mombasa_request", default=())
 
 WINDOW = 60.0  # seconds of the games-per-minute window
+STREAM_RETRY = 15  # Retry-After (s) of a refused game-event stream
 AI_GAME_RETRY = 10  # Retry-After (s) of a refused AI game: when one may have ended
 DISCONNECT_POLL = 0.2  # seconds between looks at a plain request's connection
 
@@ -146,10 +149,12 @@ class ClientLimits:
 
     def __init__(self, max_analyses: int, games_per_minute: int, max_ai_games: int, *,
                  running: Callable[[Any], bool], finished: Callable[[Any], bool],
-                 clock: Callable[[], float] = time.monotonic, window: float = WINDOW) -> None:
+                 clock: Callable[[], float] = time.monotonic, window: float = WINDOW,
+                 max_streams: int = 0) -> None:
         self.max_analyses = max_analyses
         self.games_per_minute = games_per_minute
         self.max_ai_games = max_ai_games
+        self.max_streams = max_streams
         self.window = window
         self._running = running
         self._finished = finished
@@ -157,7 +162,8 @@ class ClientLimits:
         self._analyses: dict[str, list[Lease]] = {}
         self._created: dict[str, deque[float]] = {}
         self._ai_games: dict[str, list[weakref.ref[Any]]] = {}
-        self.refused = {"analyses": 0, "games_per_minute": 0, "ai_games": 0}
+        self._streams: dict[str, int] = {}
+        self.refused = {"analyses": 0, "games_per_minute": 0, "ai_games": 0, "streams": 0}
 
     # -- analyses ------------------------------------------------------------------------
     def analysis(self, client: str, expected: float) -> Lease:
@@ -182,6 +188,32 @@ class ClientLimits:
             mine.remove(lease)
         if not mine:
             del self._analyses[lease.client]
+
+    # -- event streams -------------------------------------------------------------------
+    def stream(self, client: str) -> Callable[[], None]:
+        """Open a game-event stream of ``client`` (429 over ``max_streams`` at once); the
+        function that closes it (call it once, when the stream ends)."""
+        open_now = self._streams.get(client, 0)
+        if self.max_streams and open_now >= self.max_streams:
+            self.refused["streams"] += 1
+            raise ClientLimited(f"this client ({client}) already has {open_now} game-event "
+                                "streams open, the most at once (MOMBASA_CLIENT_STREAMS); "
+                                "close a tab or retry later", STREAM_RETRY)
+        self._streams[client] = open_now + 1
+        closed = False
+
+        def close() -> None:
+            nonlocal closed
+            if closed:
+                return
+            closed = True
+            left = self._streams.get(client, 1) - 1
+            if left > 0:
+                self._streams[client] = left
+            else:
+                self._streams.pop(client, None)
+
+        return close
 
     # -- games ---------------------------------------------------------------------------
     def check_game(self, client: str, ai: bool) -> None:
@@ -244,6 +276,7 @@ class ClientLimits:
     def snapshot(self) -> dict[str, Any]:
         self.sweep()
         return {"analyses": sum(len(v) for v in self._analyses.values()),
+                "streams": sum(self._streams.values()),
                 "clients": len(set(self._analyses) | set(self._created)
                                | set(self._ai_games)),
                 "refused": dict(self.refused)}

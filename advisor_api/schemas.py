@@ -226,6 +226,7 @@ class HistoryEntry(_Answer):
     step: str | None = Field(description="notation; null while hidden from this seat")
     source: str = Field(description="human, ai, chance (dealt by the service), report, or "
                         "unseen (a starting tile dealt face down to another seat, live)")
+    round: int = Field(0, description="the round the step was taken in (0: setup)")
 
 
 class AiStatus(_Answer):

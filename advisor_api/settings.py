@@ -28,11 +28,13 @@ ENV_VARS: dict[str, str] = {
     "MOMBASA_DEFAULT_TIME": "default_time",
     "MOMBASA_MAX_MULTIPV": "max_multipv",
     "MOMBASA_STREAM_INTERVAL": "stream_interval",
+    "MOMBASA_EVENTS_HEARTBEAT": "events_heartbeat",
     "MOMBASA_MAX_BOT_TIME": "max_bot_time",
     "MOMBASA_MAX_BOT_ITERATIONS": "max_bot_iterations",
     "MOMBASA_CLIENT_ANALYSES": "client_analyses",
     "MOMBASA_CLIENT_GAMES_PER_MINUTE": "client_games_per_minute",
     "MOMBASA_CLIENT_AI_GAMES": "client_ai_games",
+    "MOMBASA_CLIENT_STREAMS": "client_streams",
     "MOMBASA_WORKER_MAX_TASKS": "worker_max_tasks",
     "MOMBASA_WORKER_MAX_RSS_MB": "worker_max_rss_mb",
     "MOMBASA_GAME_TTL_HOURS": "game_ttl_hours",
@@ -82,12 +84,14 @@ class Settings:
     default_time: float = 1.0  # limit of a request that gives none
     max_multipv: int = 64  # lines per answer
     stream_interval: float = 0.3  # seconds between Server-Sent Events
+    events_heartbeat: float = 15.0  # seconds between heartbeats of a game-event stream
     max_bot_time: float = 10.0  # seconds per move of an AI seat
     max_bot_iterations: int = 200_000  # iterations per search of an AI seat
     # Per client (remote address, the direct peer; 0: no limit), 429 above:
     client_analyses: int = 4  # analyses at once (plain, streamed, a game's)
     client_games_per_minute: int = 30  # games created in any 60 s
     client_ai_games: int = 4  # games whose AI seats are playing at once
+    client_streams: int = 16  # game-event streams open at once (GET .../events)
     # A search process is replaced by a fresh one between tasks (0: never)...
     worker_max_tasks: int = 200  # ...after this many tasks
     worker_max_rss_mb: float = 512.0  # ...when its memory after a task is above this
@@ -102,7 +106,8 @@ class Settings:
     cors_origins: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        for name in ("max_time", "grace", "default_time", "stream_interval", "max_bot_time"):
+        for name in ("max_time", "grace", "default_time", "stream_interval", "max_bot_time",
+                     "events_heartbeat"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name}: must be > 0, got {getattr(self, name)}")
         for name in ("max_iterations", "max_body", "workers", "max_multipv",
@@ -110,7 +115,7 @@ class Settings:
             if getattr(self, name) < 1:
                 raise ValueError(f"{name}: must be >= 1, got {getattr(self, name)}")
         for name in ("db_busy_ms", "max_queue", "client_analyses", "client_games_per_minute",
-                     "client_ai_games", "worker_max_tasks", "worker_max_rss_mb",
+                     "client_ai_games", "client_streams", "worker_max_tasks", "worker_max_rss_mb",
                      "game_ttl_hours"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name}: must be >= 0, got {getattr(self, name)}")

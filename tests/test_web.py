@@ -149,7 +149,8 @@ def _suggestions(page: Any) -> None:
     assert ranks == [str(i + 1) for i in range(len(ranks))] and 1 <= len(ranks) <= 3, ranks
     for i in range(lines.count()):
         text = lines.nth(i).inner_text()
-        assert re.search(r"\d+%", text) and "expected P1 £" in text and "P2 £" in text, text
+        assert re.search(r"Win chance \d+%", text), text
+        assert "Projected final money: P1 £" in text and "P2 £" in text, text
     lines.nth(0).hover()
     page.wait_for_selector(".hint")
     page.screenshot(path=str(ARTIFACTS / "web-mid-game.png"), full_page=True)

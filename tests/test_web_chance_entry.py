@@ -266,11 +266,13 @@ def test_keyboard_change_clear_and_stale_picks(service: str, browser: Any) -> No
                    json={"seat": 1, "step": f"deal-book {unique['names'][0]} 2.1"},
                    headers=auth(gid, 1), timeout=30)
     assert r.status_code == 200, r.text
-    page.reload()
+    # the page follows the change as it happens (the game's event stream), no reload
+    # (the message is read as it appears: a later redraw may replace it)
+    page.wait_for_function(
+        "(() => { const t = document.querySelector('#message').textContent;"
+        " return t.includes('cleared') && t.includes('3.1'); })()", timeout=10_000)
     _idle(page)
     assert _pending(page) == 0
-    text = page.inner_text("#message")
-    assert "cleared" in text and "3.1" in text, text
 
     # Escape closes the list
     _open_space(page, "bookspace:2.2")

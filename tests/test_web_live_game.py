@@ -228,8 +228,8 @@ def _planning_suggestions(page: Any, base: str, gid: str) -> None:
                 and (h["step"] is None or h["step"].split()[0] in ("plan", "ready"))]
     page.wait_for_selector("#suggestions[data-final='1'] li[data-rank]", timeout=30_000)
     assert "for P2" in page.inner_text("#suggest-status")
-    moves = page.eval_on_selector_all("#suggestions li[data-rank] .move",
-                                      "ms => ms.map(m => m.textContent)")
+    moves = page.eval_on_selector_all("#suggestions li[data-rank]",
+                                      "ms => ms.map(m => m.dataset.move)")
     assert 1 <= len(moves) <= 3, moves
     for move in moves:  # seat 2's own starting cards (.../2) into its slots, or ready
         for step in move.split("; "):

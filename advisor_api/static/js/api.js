@@ -66,6 +66,26 @@ export async function analyseStream(body, onEvent, signal) {
     body: JSON.stringify(body),
     signal,
   });
+  await readEvents(res, onEvent);
+}
+
+/**
+ * GET /v1/games/{id}/events: the game's changes (`change`, then `deleted` at the end),
+ * for seat ``seat`` with its token (none: the spectator's). A fetch stream, not an
+ * EventSource: EventSource cannot send the Authorization header, and a token in the
+ * URL would end up in server logs and the browser's history. Resolves when the stream
+ * ends (the server closed it, or ``signal`` aborted it).
+ */
+export async function gameEvents(id, seat, onEvent, signal) {
+  const res = await fetch(`/v1/games/${encodeURIComponent(id)}/events${seat ? `?seat=${seat}` : ""}`, {
+    headers: { accept: "text/event-stream", ...(seat ? auth(seat) : {}) },
+    signal,
+    cache: "no-store",
+  });
+  await readEvents(res, onEvent);
+}
+
+async function readEvents(res, onEvent) {
   if (!res.ok) {
     let data = null;
     try { data = await res.json(); } catch { /* not JSON */ }

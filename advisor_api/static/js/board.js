@@ -253,7 +253,7 @@ export function drawRounds(cat, st) {
     }
   }
   const phase = st.phase === "over" ? "game over" : st.phase;
-  parts.push(text(RX + 110 + 7 * 88 - 26, 60, phase, { "font-size": 13, fill: "#6f6353", "text-anchor": "end" }));
+  parts.push(text(RX + 110 + 7 * 88 - 26, 60, phase, { "font-size": 13, fill: "#5b4a35", "text-anchor": "end" }));
   return g({}, parts);
 }
 
@@ -267,13 +267,13 @@ export function drawDisplay(cat, st) {
     const cardName = st.display[sp.name];
     const price = displayPrice(cat, st, sp.name);
     const items = [s("rect", { x, y, width: W - 8, height: H - 8, rx: 8, fill: "#e9dcc0", stroke: "#b8a47c", "stroke-width": 1.5, class: "hit" })];
-    items.push(text(x + 6, y + H - 14, sp.name, { "font-size": 12, fill: "#6f6353" }));
+    items.push(text(x + 6, y + H - 14, sp.name, { "font-size": 12, fill: "#5b4a35" }));
     if (cardName) {
       items.push(card(cat, cardName, x + 5, y + 4, 72));
       items.push(coin(x + 95, y + 24, 14, price));
-      items.push(text(x + 95, y + 56, `${sp.modifier >= 0 ? "+" : ""}${sp.modifier}`, { "text-anchor": "middle", "font-size": 12, fill: "#6f6353" }));
+      items.push(text(x + 95, y + 56, `${sp.modifier >= 0 ? "+" : ""}${sp.modifier}`, { "text-anchor": "middle", "font-size": 12, fill: "#5b4a35" }));
     } else {
-      items.push(text(x + (W - 8) / 2, y + H / 2, "empty", { "text-anchor": "middle", "font-size": 13, fill: "#a89570" }));
+      items.push(text(x + (W - 8) / 2, y + H / 2, "empty", { "text-anchor": "middle", "font-size": 13, fill: "#5b4a35" }));
     }
     items.push(title(cardName ? `${sp.name}: ${cardLabel(cat, cardName)}; price £${price} (crate ${cat.cards[cardName].crate} ${sp.modifier >= 0 ? "+" : "−"} ${Math.abs(sp.modifier)})` : `${sp.name}: empty`));
     parts.push(g({ "data-target": `display:${sp.name}` }, items));
@@ -374,7 +374,7 @@ export function drawBooks(cat, st) {
     const sp = cat.book_display.spaces.find((x) => x.column === i);
     const x = RX + i * W;
     parts.push(text(x + 6, y0 + 32, `${num}`, { "font-size": 16, "font-weight": "bold", fill: "#5e3518" }));
-    parts.push(text(x + 24, y0 + 32, `${sp.letter} · ${sp.cost} pt${sp.cost > 1 ? "s" : ""}`, { "font-size": 12, fill: "#6f6353" }));
+    parts.push(text(x + 24, y0 + 32, `${sp.letter} · ${sp.cost} pt${sp.cost > 1 ? "s" : ""}`, { "font-size": 12, fill: "#5b4a35" }));
   });
   for (const sp of cat.book_display.spaces) {
     const x = RX + sp.column * W;
@@ -382,10 +382,10 @@ export function drawBooks(cat, st) {
     const items = [s("rect", { x, y, width: W - 7, height: 124, rx: 8, fill: "#e9dcc0", stroke: "#b8a47c", "stroke-width": 1.5, class: "hit" })];
     const name = st.book_display[sp.name];
     if (name) items.push(book(cat, name, x + 4, y + 4, 116));
-    else items.push(text(x + (W - 7) / 2, y + 55, "empty", { "text-anchor": "middle", "font-size": 13, fill: "#a89570" }));
+    else items.push(text(x + (W - 7) / 2, y + 55, "empty", { "text-anchor": "middle", "font-size": 13, fill: "#5b4a35" }));
     const coins = st.book_coins[sp.name] || 0;
     for (let j = 0; j < coins; j++) items.push(coin(x + W - 24 - j * 14, y + 111, 9));
-    items.push(text(x + 6, y + 117, sp.name, { "font-size": 11, fill: "#6f6353" }));
+    items.push(text(x + 6, y + 117, sp.name, { "font-size": 11, fill: "#5b4a35" }));
     items.push(title(`${sp.name}${name ? `: book ${name}` : ": empty"}${coins ? ` with ${coins} coin${coins > 1 ? "s" : ""} under it` : ""}`));
     parts.push(g({ "data-target": `bookspace:${sp.name}` }, items));
   }
@@ -411,7 +411,7 @@ export function drawTracks(cat, st) {
       title(`${company.name}: track ${tid || "not dealt yet"}; each share is worth £${value} now`)];
     parts.push(g({ "data-target": `company:${company.id}` }, head));
     if (!tid) {
-      parts.push(text(x0 + 10, y + 30, "track not dealt yet", { "font-size": 14, fill: "#6f6353" }));
+      parts.push(text(x0 + 10, y + 30, "track not dealt yet", { "font-size": 14, fill: "#5b4a35" }));
       return;
     }
     const track = cat.tracks[tid];
@@ -421,7 +421,7 @@ export function drawTracks(cat, st) {
       const x = x0 + i * w;
       const bonusId = sp.bonus ? `${tid}@${i}` : null;
       const cell = [s("rect", { x: x + 1, y, width: w - 3, height: rowH - 6, rx: 5, fill: i === 0 ? "#e2d4b0" : sp.bonus ? "#f1e2f7" : "#fbf5e6", stroke: "#b8a47c", "stroke-width": 1, class: bonusId ? "hit" : null })];
-      cell.push(text(x + 4, y + 12, i === 0 ? "start" : i, { "font-size": 10, fill: "#8a7b63" }));
+      cell.push(text(x + 4, y + 12, i === 0 ? "start" : i, { "font-size": 10, fill: "#5b4a35" }));
       let ix = x + 14;
       if (sp.shares) { cell.push(share(ix, y + 25, 9, "#fffdf5", sp.shares)); ix += 22; }
       if (sp.capital) { cell.push(capital(ix, y + 25, 10, sp.capital)); ix += 23; }
@@ -475,10 +475,32 @@ export function emptyState(cat) {
   };
 }
 
+// -- zoom and pan (layout.js): the part of the board shown, null = all of it --------------
+let shownBox = null;
+
+/** The board's visible box [x, y, w, h] in board units. */
+export function boardBox() {
+  return shownBox || [0, 0, BOARD_W, BOARD_H];
+}
+
+/** Show a part of the board (kept across redraws; null: the whole board). */
+export function setBoardBox(svg, box) {
+  if (box) {
+    const [, , w, h] = box;
+    const x = Math.min(Math.max(box[0], -w / 2), BOARD_W - w / 2);
+    const y = Math.min(Math.max(box[1], -h / 2), BOARD_H - h / 2);
+    shownBox = [x, y, w, h].map((v) => Math.round(v * 10) / 10);
+  } else {
+    shownBox = null;
+  }
+  document.body.classList.toggle("zoomed", !!shownBox);
+  svg.setAttribute("viewBox", boardBox().join(" "));
+}
+
 /** Draw the whole shared board into the <svg id="board">. */
 export function renderBoard(svg, ctx) {
   const { cat, st } = ctx;
-  svg.setAttribute("viewBox", `0 0 ${BOARD_W} ${BOARD_H}`);
+  svg.setAttribute("viewBox", boardBox().join(" "));
   const defs = s("defs", {},
     s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 6, refY: 5, markerWidth: 4, markerHeight: 4, orient: "auto-start-reverse" },
       s("path", { d: "M0 0 L10 5 L0 10 z", fill: "#ff5a00" })));

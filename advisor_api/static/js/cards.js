@@ -11,7 +11,7 @@ const BG = {
   expansion: "#ddd2a8", bookkeeper: "#c3d3ea", merchant: "#b4e3e8", plus1_goods: "#e3d7f1",
 };
 const HEAD = {
-  coffee: "#8a5a3b", bananas: "#c9a400", cotton: "#8a93a3",
+  coffee: "#8a5a3b", bananas: "#6e5900", cotton: "#545b69",
   expansion: "#8c7442", bookkeeper: "#3f6fb0", merchant: "#1f7f98", plus1_goods: "#7a5aa6",
 };
 
@@ -45,7 +45,7 @@ export function card(cat, name, x, y, width, opts = {}) {
   }
   parts.push(s("rect", { ...frame, fill: bg, stroke: "#3a2e1f", "stroke-width": 2.5, class: "hit" }),
     s("path", { d: `M0 9 Q0 0 9 0 L91 0 Q100 0 100 9 L100 26 L0 26 Z`, fill: head }),
-    text(7, 19, name, { "font-size": 15, "font-weight": "bold", fill: info.kind === "share" && companyOf(cat, info.share)?.colour === "white" ? "#2a2118" : "#fff" }));
+    text(7, 19, name, { "font-size": 15, "font-weight": "bold", fill: info.kind === "share" && companyOf(cat, info.share) ? companyInk(companyOf(cat, info.share)) : "#fff" }));
   if (info.letter !== "T") parts.push(crate(86, 13, 9, info.crate));
   const cx = 50;
   const cy = 66;
@@ -119,14 +119,14 @@ export function book(cat, name, x, y, width, opts = {}) {
     s("rect", { x: 0, y: 0, width: 12, height: BOOK_H, rx: 4, fill: "#8a5a3b" }),
     s("circle", { cx: 27, cy: 17, r: 12, fill: "#5e3518" }),
     text(27, 22, letter, { "text-anchor": "middle", "font-size": 16, "font-weight": "bold", fill: "#fbecd0" }),
-    text(104, 20, name, { "text-anchor": "end", "font-size": 13, fill: "#6f6353" }));
+    text(104, 20, name, { "text-anchor": "end", "font-size": 13, fill: "#5b4a35" }));
   // needs
   let nx = 26;
   for (const [m, n] of info.needs) {
     parts.push(measure(m, nx, 48, 12, n));
     nx += 30;
   }
-  if (!info.needs.length) parts.push(text(26, 53, "no needs", { "font-size": 12, fill: "#6f6353" }));
+  if (!info.needs.length) parts.push(text(26, 53, "no needs", { "font-size": 12, fill: "#5b4a35" }));
   // reward
   const rw = reward(cat, info.reward, 20, 76, 11);
   parts.push(text(14, 81, "→", { "font-size": 14, fill: "#5e3518" }), rw.node);

@@ -1,9 +1,12 @@
 // Loading a game and keeping it current: the seat tokens the page holds (from the link
 // it was opened with, and those kept in this browser when it created the game), which
 // seat's view to show, opening a game by id or link, re-reading the view after a change
-// and polling while the AI thinks. Without a token the page shows the spectator's view.
+// (pushed by the game's event stream, live.js; polling only while that stream is down).
+// Without a token the page shows the spectator's view.
 
 import { api, useTokens } from "./api.js";
+import { signalTurn, unwatch, watchGame } from "./live.js";
+import { tell } from "./story.js";
 import { render } from "./render.js";
 import { app } from "./state.js";
 import { stopSuggest } from "./suggest.js";
@@ -73,7 +76,9 @@ export async function openGame(id, seat, token) {
   useTokens(tokens);
   const seats = Object.keys(tokens).map(Number).sort((a, b) => a - b);
   if (!seat || !tokens[seat]) seat = seats[0] || null;
+  unwatch();
   app.id = id;
+  app.gameDeleted = false;
   app.logShown = 0;
   app.logKey = null;
   app.selected = null;
@@ -91,6 +96,7 @@ export async function openGame(id, seat, token) {
       : `game=${encodeURIComponent(id)}`;
     app.cat = await api.gameCatalogue(id); // the game's own components (as it was created)
     render(await fetchView());
+    watchGame(refreshView);
   } catch (err) {
     showError(err);
     setUi("idle");
@@ -106,10 +112,24 @@ export async function afterChange(v) {
   render(v);
 }
 
+/** Re-read the view shown (after an event of the game's stream). */
+async function refreshView() {
+  const id = app.id;
+  if (!id || app.gameDeleted) {
+    if (app.gameDeleted) showError(new Error("this game was deleted"));
+    return;
+  }
+  const v = await fetchView(0);
+  if (id === app.id && !app.busy) render(v);
+}
+
 export function schedulePoll() {
   clearTimeout(app.pollTimer);
   const v = app.view;
-  if (!v || v.over || v.mode !== "play") return;
+  signalTurn(v);
+  tell(v); // the others' moves in words and on the board, the round summary
+  if (!v || v.over || app.live || app.gameDeleted) return; // the event stream pushes changes
+  if (v.mode !== "play") return;
   const deciding = v.decision.seats || [v.decision.seat];
   // a spectator, or a seat waiting for another human, follows the game too
   const others = !v.seat || deciding.some((s) => s !== v.seat && !holds(v, s));

@@ -13,10 +13,12 @@ import { openCatalogueScreen, wireCatalogueScreen } from "./catalogue.js";
 import { openById, openNewGame, perspectiveChoices, seatRows, startGame } from "./newgame.js";
 import { renderLegalList } from "./render.js";
 import { app } from "./state.js";
+import { wireLayout } from "./layout.js";
 import { suggest } from "./suggest.js";
 import { $, message, setUi, showError } from "./ui.js";
 
 async function main() {
+  wireLayout();
   try {
     app.cat = await api.catalogue();
   } catch (err) {

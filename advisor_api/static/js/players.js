@@ -24,10 +24,10 @@ function identity(ctx, i, p) {
   const who = seat.kind === "ai" ? `AI · ${seat.bot}` : i + 1 === ctx.homeSeat ? "you" : "human";
   parts.push(text(80, 34, who, { "font-size": 14, fill: "#5b4a35" }));
   parts.push(coin(46, 76, 20, p.cash));
-  parts.push(text(74, 72, "cash", { "font-size": 12, fill: "#6f6353" }));
+  parts.push(text(74, 72, "cash", { "font-size": 12, fill: "#5b4a35" }));
   parts.push(text(74, 90, `£${p.cash}`, { "font-size": 16, "font-weight": "bold" }));
   // bonus markers left
-  parts.push(text(130, 72, "markers", { "font-size": 12, fill: "#6f6353" }));
+  parts.push(text(130, 72, "markers", { "font-size": 12, fill: "#5b4a35" }));
   for (let m = 0; m < p.markers_total; m++) {
     const x = 138 + m * 17;
     if (m < p.markers) parts.push(marker(x, 86, 7, i));
@@ -70,7 +70,7 @@ function handRow(ctx, i, p) {
     const sel = ctx.selected === name && ctx.decisionSeat === seat;
     parts.push(card(ctx.cat, name, 242 + k * step, 28, 56, { target: `hand:${seat}:${name}`, cls: sel ? "selected" : null }));
   });
-  if (!n) parts.push(text(242, 70, "no cards", { "font-size": 13, fill: "#a89570" }));
+  if (!n) parts.push(text(242, 70, "no cards", { "font-size": 13, fill: "#5b4a35" }));
   return g({}, parts);
 }
 
@@ -86,15 +86,15 @@ function slots(ctx, i, p) {
     const y = 118;
     const locked = (k === 0 && !diamondOpen) || (k === max - 1 && !inkOpen);
     const slot = [s("rect", { x, y, width: 100, height: 124, rx: 8, fill: locked ? "#e4dccb" : "#efe2c2", stroke: "#a8875a", "stroke-width": 1.5, "stroke-dasharray": locked ? "5 4" : null, class: "hit" })];
-    slot.push(text(x + 6, y + 15, `slot ${k + 1}`, { "font-size": 12, fill: "#6f6353" }));
+    slot.push(text(x + 6, y + 15, `slot ${k + 1}`, { "font-size": 12, fill: "#5b4a35" }));
     if (k === 0) slot.push(diamond(x + 88, y + 11, 7));
     if (k === max - 1) slot.push(ledger(x + 88, y + 11, 6));
     const c = p.slots[k];
     if (c) {
       slot.push(card(cat, c, x + 14, y + 20, 74, { used: p.used.includes(c), plus1: p.plus1_on === c, target: c === "hidden" ? null : `card:${seat}:${c}` }));
     } else if (locked) {
-      slot.push(text(x + 50, y + 60, "opens at the", { "text-anchor": "middle", "font-size": 11, fill: "#6f6353" }),
-        text(x + 50, y + 76, k === 0 ? "diamond +slot" : "ink jar +slot", { "text-anchor": "middle", "font-size": 11, fill: "#6f6353" }));
+      slot.push(text(x + 50, y + 60, "opens at the", { "text-anchor": "middle", "font-size": 11, fill: "#5b4a35" }),
+        text(x + 50, y + 76, k === 0 ? "diamond +slot" : "ink jar +slot", { "text-anchor": "middle", "font-size": 11, fill: "#5b4a35" }));
     }
     slot.push(title(`Action slot ${k + 1}${locked ? " (locked)" : ""}${c ? `: ${cardLabel(cat, c)}` : ""}`));
     parts.push(g({ "data-target": `slot:${seat}:${k + 1}` }, slot));
@@ -102,12 +102,13 @@ function slots(ctx, i, p) {
     const deck = p.resting[k] || [];
     const dy = 248;
     const d = [s("rect", { x, y: dy, width: 100, height: 46, rx: 6, fill: deck.length ? "#e6d3ad" : "#f1e9d6", stroke: "#a8875a", "stroke-width": 1, class: "hit" })];
-    d.push(text(x + 5, dy + 13, `deck ${k + 1}${deck.length ? ` · ${deck.length}` : ""}`, { "font-size": 11, fill: "#6f6353" }));
+    d.push(text(x + 5, dy + 13, `deck ${k + 1}${deck.length ? ` · ${deck.length}` : ""}`, { "font-size": 11, fill: "#5b4a35" }));
     deck.slice(0, 4).forEach((name, j) => {
       const cx = x + 4 + (j % 2) * 48;
       const cy = dy + 17 + Math.floor(j / 2) * 14;
       d.push(s("rect", { x: cx, y: cy, width: 45, height: 12, rx: 3, fill: chipColour(cat, name), stroke: "#6b5a40", "stroke-width": 0.6 }));
-      d.push(text(cx + 22.5, cy + 10, name, { "text-anchor": "middle", "font-size": 9.5, fill: "#1c140c" }));
+      const chip = chipName(cat, name);
+      d.push(text(cx + 22.5, cy + 10, chip, { "text-anchor": "middle", "font-size": 9.5, fill: "#1c140c", textLength: chip.length > 6 ? 41 : null, lengthAdjust: "spacingAndGlyphs" }));
     });
     if (deck.length > 4) d.push(text(x + 96, dy + 13, `+${deck.length - 4}`, { "text-anchor": "end", "font-size": 11 }));
     d.push(title(`Resting deck ${k + 1}: ${deck.length ? deck.map((nme) => cardLabel(cat, nme)).join(", ") : "empty"}`));
@@ -115,16 +116,27 @@ function slots(ctx, i, p) {
   }
   // tiles in the action area and reserved ones
   const tx = 242 + max * 108 + 4;
-  parts.push(text(tx, 132, "Tiles", { "font-size": 12, fill: "#6f6353" }));
+  parts.push(text(tx, 132, "Tiles", { "font-size": 12, fill: "#5b4a35" }));
   const tiles = [...p.tiles.map((t) => [t, false]), ...p.reserved.filter((t) => !p.tiles.includes(t)).map((t) => [t, true])];
   tiles.forEach(([name, reserved], k) => {
     const x = tx + (k % 2) * 48;
     const y = 138 + Math.floor(k / 2) * 62;
     parts.push(card(cat, name, x, y, 44, { used: p.used.includes(name), target: reserved ? null : `card:${seat}:${name}` }));
-    if (reserved) parts.push(text(x + 22, y + 60, "next round", { "text-anchor": "middle", "font-size": 8, fill: "#6f6353" }));
+    if (reserved) parts.push(text(x + 22, y + 60, "next round", { "text-anchor": "middle", "font-size": 8, fill: "#5b4a35" }));
   });
-  if (!tiles.length) parts.push(text(tx, 150, "none", { "font-size": 11, fill: "#a89570" }));
+  if (!tiles.length) parts.push(text(tx, 150, "none", { "font-size": 11, fill: "#5b4a35" }));
   return g({}, parts);
+}
+
+/** A card's short name on a resting-deck chip ("coffee 2", "expand 3"), not its code. */
+function chipName(cat, name) {
+  const c = cat.cards[name];
+  if (!c) return name === "hidden" ? "hidden" : name;
+  if (c.kind === "goods") return `${{ coffee: "coffee", bananas: "banana", cotton: "cotton" }[c.good] || c.good} ${c.value}`;
+  if (c.kind === "expansion") return `expand ${c.value}`;
+  if (c.kind === "bookkeeper") return `books ${c.value}`;
+  if (c.kind === "plus1_goods") return "+1 goods";
+  return { merchant: "merchant", share: "share" }[c.kind] || c.kind;
 }
 
 function chipColour(cat, name) {
@@ -155,14 +167,15 @@ function tracks(ctx, i, p) {
   const bv = cat.bookkeeping_track.values;
   const crossed = new Set(cat.bookkeeping_track.crossed_a);
   parts.push(text(X, 92, "Bookkeeping track", { "font-size": 13, "font-weight": "bold", fill: "#3f6fb0" }));
-  parts.push(text(X + 150, 92, "books ahead of the ink jar are the next to fulfil", { "font-size": 11, fill: "#6f6353" }));
+  parts.push(text(X + 150, 92, "books ahead of the ink jar are the next to fulfil", { "font-size": 11, fill: "#5b4a35" }));
   bv.forEach((v, k) => {
     const x = X + k * W;
     const y = 98;
     const here = p.ink === k;
     const cell = [s("rect", { x, y, width: W - 3, height: 196, rx: 5, fill: here ? "#dbe7f8" : "#f3f5fa", stroke: here ? "#3f6fb0" : "#b5c3dc", "stroke-width": here ? 3 : 1, class: "hit" })];
-    cell.push(text(x + (W - 3) / 2, y + 16, v, { "text-anchor": "middle", "font-size": 13, "font-weight": "bold", fill: "#1d3f6e" }));
-    cell.push(text(x + 4, y + 30, k === 0 ? "tile" : k, { "font-size": 9, fill: "#7a869c" }));
+    // the space's number (what "place B20 9" names) big, its value at the end small
+    cell.push(text(x + (W - 3) / 2, y + 16, k === 0 ? "tile" : k, { "text-anchor": "middle", "font-size": 14, "font-weight": "bold", fill: "#1d3f6e" }));
+    cell.push(text(x + 4, y + 30, `£${v}`, { "font-size": 10, fill: "#4a5568" }));
     if (crossed.has(k)) cell.push(g({}, text(x + W - 8, y + 30, "A", { "text-anchor": "end", "font-size": 11, "font-weight": "bold", fill: "#b3261e" }), s("line", { x1: x + W - 20, y1: y + 28, x2: x + W - 7, y2: y + 20, stroke: "#b3261e", "stroke-width": 1.5 })));
     if (k === cat.bookkeeping_track.slot_unlock) cell.push(text(x + (W - 3) / 2, y + 190, "+slot", { "text-anchor": "middle", "font-size": 9, fill: "#3f6fb0" }));
     const stack = p.books[k] || [];
@@ -176,7 +189,7 @@ function tracks(ctx, i, p) {
       cell.push(s("path", { d: `M${jx - 9} ${jy + 14} L${jx - 9} ${jy} Q${jx - 9} ${jy - 6} ${jx - 4} ${jy - 7} L${jx - 4} ${jy - 12} L${jx + 4} ${jy - 12} L${jx + 4} ${jy - 7} Q${jx + 9} ${jy - 6} ${jx + 9} ${jy} L${jx + 9} ${jy + 14} Z`, fill: "#1b1b2e", stroke: "#000" }));
       cell.push(text(jx, jy + 28, "ink", { "text-anchor": "middle", "font-size": 10, fill: "#1b1b2e" }));
     }
-    cell.push(title(`Bookkeeping space ${k} (worth £${v})${stack.length ? `: ${stack.join(", ")}` : ""}${here ? " — the ink jar is here" : ""}`));
+    cell.push(title(`Bookkeeping space ${k} (worth £${v} at the end)${stack.length ? `: ${stack.join(", ")}` : ""}${here ? " — the ink jar is here" : ""}`));
     parts.push(g({ "data-target": `bk:${seat}:${k}` }, cell));
   });
   return g({}, parts);
@@ -193,7 +206,7 @@ export function renderPlayers(container, ctx) {
   order.sort((a, b) => (a === home ? -1 : b === home ? 1 : a - b));
   const nodes = order.map((i) => {
     const p = st.player_states[i];
-    const svg = s("svg", { viewBox: `0 0 ${PLAYER_W} ${PLAYER_H}`, class: i === home ? "me" : null, "data-player": i + 1, role: "img", "aria-label": `Board of P${i + 1}` },
+    const svg = s("svg", { viewBox: `0 0 ${PLAYER_W} ${PLAYER_H}`, class: i === home ? "me" : null, "data-player": i + 1, role: "group", "aria-label": `Board of P${i + 1}` },
       s("rect", { x: 0, y: 0, width: PLAYER_W, height: PLAYER_H, fill: "#f3ead6" }),
       identity(ctx, i, p), handRow(ctx, i, p), slots(ctx, i, p), tracks(ctx, i, p));
     return svg;

@@ -17,6 +17,29 @@ import { app } from "./state.js";
 import { stopSuggest, suggest, updateSuggestButton } from "./suggest.js";
 import { $, isAi, message, seatName, setUi } from "./ui.js";
 
+/** Plain words for each kind of decision (engine.rules.OP_KINDS and chance). */
+export const KIND_WORDS = {
+  "starting-tile": "choose the starting tile to keep",
+  "resting-cards": "put the starting cards into resting decks",
+  plan: "plan your cards into the action slots",
+  action: "take an action",
+  "goods-buy": "buy a card from the display, or nothing",
+  "goods-track": "move on a company track with goods",
+  expansion: "place trading posts on the map",
+  "reward-order": "choose the order of the rewards",
+  "oust-return": "return an ousted trading post to its base",
+  "remove-post": "remove a trading post from a base",
+  "bookkeeper-flip": "flip a book with the bookkeeper",
+  "ink-jar": "move the ink jar on or stop",
+  "bookkeeping-points": "take books from the book display with bookkeeping points",
+  "place-book": "place the book on your bookkeeping track",
+  chance: "cards and books are dealt",
+};
+
+export function kindWords(kind) {
+  return KIND_WORDS[kind] || String(kind || "").replace(/-/g, " ");
+}
+
 function buildContext(v) {
   const cat = app.cat;
   const st = v.observation.state;
@@ -115,9 +138,9 @@ function renderStatus(ctx) {
   } else if (v.decision.kind === "chance") {
     parts.push(v.mode === "live" ? h("b", {}, "Report what was revealed at the table") : h("span", { class: "thinking" }, "Dealing"));
   } else if (ctx.mine) {
-    parts.push(h("b", {}, `${seatName(v, v.decision.seat)}: ${v.decision.kind}`));
+    parts.push(h("b", {}, `${seatName(v, v.decision.seat)}: ${kindWords(v.decision.kind)}`));
   } else {
-    parts.push(h("span", { class: v.ai.thinking ? "thinking" : "" }, `${seatName(v, v.decision.seat)} is deciding (${v.decision.kind})`));
+    parts.push(h("span", { class: v.ai.thinking ? "thinking" : "" }, `${seatName(v, v.decision.seat)} is deciding: ${kindWords(v.decision.kind)}`));
   }
   const seed = v.seed === null ? "" : ` · seed ${v.seed}${v.reproducible && !v.over ? " (reproducible: the cards can be foreseen)" : ""}`;
   parts.push(h("span", { class: "muted" }, `  · ${v.mode === "live" ? "live table" : "play"} · game ${v.id}${seed}${v.seat ? "" : " · spectator"}`));
@@ -144,7 +167,7 @@ function renderDecision(ctx) {
     helpNode.textContent = "The final score is above. Start a new game to play again.";
   } else if (!ctx.mine) {
     titleNode.textContent = `Waiting for ${seatName(v, v.decision.seat)}`;
-    helpNode.textContent = v.decision.kind === "chance" ? "The service deals the next cards and books." : `${seatName(v, v.decision.seat)} decides: ${v.decision.kind}.`;
+    helpNode.textContent = v.decision.kind === "chance" ? "The service deals the next cards and books." : `${seatName(v, v.decision.seat)} decides: ${kindWords(v.decision.kind)}.`;
   } else {
     if (isLiveChance(v)) {
       chancePanel(v, titleNode, helpNode, buttons);
@@ -152,7 +175,7 @@ function renderDecision(ctx) {
       titleNode.textContent = "Dealing";
       helpNode.textContent = S.help(v.decision.kind, false);
     } else {
-      titleNode.textContent = `${seatName(v, v.decision.seat)}: ${v.decision.kind}`;
+      titleNode.textContent = `${seatName(v, v.decision.seat)}: ${kindWords(v.decision.kind)}`;
       helpNode.textContent = S.help(v.decision.kind, v.mode === "live");
     }
     if (ctx.selected) {

@@ -15,6 +15,15 @@ export const app = {
   busy: false,
   pollTimer: null,
   polling: false,
+  live: false, // the game's event stream is open (live.js): no polling
+  gameDeleted: false,
+  bannerDismissed: null, // story.js: the banner of the others' moves, dismissed
+  summaryDismissed: null,
+  roundScores: {}, // round -> money by category when this page first saw the round
+  seenRound: 0,
+  sawOver: false,
+  storyGame: null,
+  lastEvent: null, // the last event of the stream (with its arrival time, performance.now())
   analysis: null, // AbortController of the running suggestion search
   linesKey: null,
   logShown: 0,
