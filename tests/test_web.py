@@ -171,6 +171,26 @@ def _final_table(page: Any) -> dict[int, dict[str, str]]:
     return out
 
 
+def assert_final_score_shown(page: Any, service: str, gid: str) -> dict[int, dict[str, str]]:
+    """The page's final score table and winners equal the service's final score; the
+    table as shown."""
+    shown = _final_table(page)
+    score = httpx.get(f"{service}/v1/games/{gid}/score", timeout=30).json()
+    assert score["final"]
+    for sc in score["score"]:
+        row = shown[sc["player"]]
+        assert int(row["total"]) == sc["total"], (row, sc)
+        assert int(row["cash"]) == sc["cash"]
+        assert int(row["diamonds"]) == sc["diamonds"]
+        assert int(row["bookkeeping"]) == sc["bookkeeping"]
+        for cid, part in sc["companies"].items():
+            assert _pounds(row[cid]) == part["pounds"], (cid, row[cid], part)
+    winners = page.inner_text("#final .winners")
+    for w in score["winners"]:
+        assert f"P{w}" in winners
+    return shown
+
+
 def _pounds(text: str) -> int:
     """``"2×4 = 8"`` or ``"0"`` -> pounds."""
     return int(text.rsplit("=", 1)[-1].strip())
@@ -219,20 +239,7 @@ def test_play_a_game_against_the_ai(service: str, browser: Any) -> None:
     page.emulate_media(reduced_motion="reduce")  # the log's last moves fully shown
     page.mouse.move(1, 1)
     page.screenshot(path=str(ARTIFACTS / "web-final.png"), full_page=True)
-    shown = _final_table(page)
-    score = httpx.get(f"{service}/v1/games/{gid}/score", timeout=30).json()
-    assert score["final"]
-    for sc in score["score"]:
-        row = shown[sc["player"]]
-        assert int(row["total"]) == sc["total"], (row, sc)
-        assert int(row["cash"]) == sc["cash"]
-        assert int(row["diamonds"]) == sc["diamonds"]
-        assert int(row["bookkeeping"]) == sc["bookkeeping"]
-        for cid, part in sc["companies"].items():
-            assert _pounds(row[cid]) == part["pounds"], (cid, row[cid], part)
-    winners = page.inner_text("#final .winners")
-    for w in score["winners"]:
-        assert f"P{w}" in winners
+    assert_final_score_shown(page, service, gid)
 
     expected = [e for e in console.errors if CONFLICT_LOG in e]
     assert len(expected) == 1, console.errors  # the illegal click's 409, and only that
