@@ -35,6 +35,10 @@ def arena(
     ray_address: Annotated[str | None, typer.Option(
         "--ray", help="Spread the games over a Ray cluster: 'auto' (the running one), "
                       "an address, or 'local' (start one here).")] = None,
+    journal: Annotated[Path | None, typer.Option(
+        help="Add each finished game to this file; run the same series again with it "
+             "and only the games it lacks are played (a long series survives a stop).")]
+    = None,
 ) -> None:
     """Play bots against each other (seats rotated) and report wins and money."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
@@ -51,6 +55,16 @@ def arena(
         raise typer.BadParameter(str(exc), param_hint="--players") from None
     if not 2 <= len(specs) <= 4:
         raise typer.BadParameter(f"2 to 4 bots, got {len(specs)}", param_hint="--players")
+    if ray_address is not None and journal is not None:
+        raise typer.BadParameter("a journal is kept for local runs only; leave out --ray",
+                                 param_hint="--journal")
+    if journal is not None:
+        from search.arena import Journal
+
+        try:  # a journal of another series, or a damaged one, is refused before playing
+            Journal(journal, specs, seed, variable).load()
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--journal") from None
     if ray_address is not None:
         _connect_ray(ray_address)
     console = Console(stderr=True)
@@ -64,7 +78,7 @@ def arena(
                                    on_game=lambda rec: bar.advance(task))
         else:
             report = run_arena(specs, games, seed, jobs, variable,
-                               on_game=lambda rec: bar.advance(task))
+                               on_game=lambda rec: bar.advance(task), journal=journal)
     out = Console()
     table = Table(title=f"{games} games, seed {seed}, {report.elapsed:.1f} s")
     for col in ("bot", "wins", "win rate", "95% CI", "money", "cash", "companies",

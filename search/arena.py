@@ -9,12 +9,15 @@
 
 from __future__ import annotations
 
+import json
 import math
 import multiprocessing
+import os
 import time
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
 
 from engine import apply_move, new_game, observe, score, winners
 from search.bot_specs import make_bot
@@ -183,31 +186,133 @@ def _play_job(args: tuple[list[str], int, int, bool]) -> GameRecord:
 
 
 def iter_games(specs: list[str], games: int, seed: int, jobs: int = 1,
-               variable: bool = False) -> Iterator[GameRecord]:
-    """Play the games (in ``jobs`` processes), yielding records as they finish."""
-    jobs_args = [(specs, i, seed, variable) for i in range(games)]
+               variable: bool = False,
+               indices: Iterable[int] | None = None) -> Iterator[GameRecord]:
+    """Play the games (``indices``, by default all ``games``; in ``jobs`` processes),
+    yielding each record as soon as its game finishes (not in index order)."""
+    jobs_args = [(specs, i, seed, variable)
+                 for i in (range(games) if indices is None else indices)]
     if jobs <= 1:
         for a in jobs_args:
             yield _play_job(a)
         return
     ctx = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        yield from pool.map(_play_job, jobs_args)
+        futures = [pool.submit(_play_job, a) for a in jobs_args]
+        for done in as_completed(futures):
+            yield done.result()
+
+
+JOURNAL_FORMAT = "mombasa-arena-journal/1"
+_RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
+
+
+class Journal:
+    """A series' finished games, one JSON line each after a header line naming the
+    series (players, seed, setup), so a long series survives a stop: run it again with
+    the same journal and only the games it lacks are played. Each line is flushed and
+    synced as its game ends; a line cut short by a crash (the last one) is dropped.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "series.jsonl"
+    >>> first = run_arena(["random", "policy"], games=2, seed=0, journal=path)
+    >>> again = run_arena(["random", "policy"], games=3, seed=0, journal=path)
+    >>> len(path.read_text().splitlines()), again.games[:2] == first.games
+    (4, True)
+    """
+
+    def __init__(self, path: Path, specs: list[str], seed: int, variable: bool) -> None:
+        self.path = path
+        self.header = {"format": JOURNAL_FORMAT, "players": list(specs), "seed": seed,
+                       "variable": variable}
+
+    def load(self) -> dict[int, GameRecord]:
+        """The games already played, by index (empty for a new journal). Raises
+        ``ValueError`` naming the file and line if it belongs to another series or a
+        line (other than a cut-off last one) is not a game record."""
+        if not self.path.exists():
+            return {}
+        lines = self.path.read_text(encoding="utf-8").split("\n")
+        if lines and lines[-1] == "":
+            lines.pop()
+        if not lines:
+            return {}
+        try:
+            header = json.loads(lines[0])
+        except ValueError:
+            header = None
+        if header != self.header:
+            raise ValueError(
+                f"journal {self.path}: it holds another series "
+                f"({_describe(header)}), not {_describe(self.header)}; "
+                f"give a new file or the series' own settings")
+        out: dict[int, GameRecord] = {}
+        for number, line in enumerate(lines[1:], start=2):
+            try:
+                data = json.loads(line)
+                if not isinstance(data, dict) or set(data) != set(_RECORD_FIELDS):
+                    raise ValueError("not a game record")
+                rec = GameRecord(**data)
+            except (ValueError, TypeError) as exc:
+                if number == len(lines):  # the last line, cut short by a stop: replay it
+                    break
+                raise ValueError(f"journal {self.path}, line {number}: {exc}") from None
+            out[rec.index] = rec
+        return out
+
+    def start(self, kept: dict[int, GameRecord]) -> None:
+        """Rewrite the file as its header and the ``kept`` games (drops a cut-off line)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self.path.open("w", encoding="utf-8") as fh:
+            fh.write(json.dumps(self.header) + "\n")
+            for index in sorted(kept):
+                fh.write(json.dumps(asdict(kept[index])) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def append(self, rec: GameRecord) -> None:
+        with self.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(asdict(rec)) + "\n")
+            fh.flush()
+            os.fsync(fh.fileno())
+
+
+def _describe(header: object) -> str:
+    if not isinstance(header, dict) or header.get("format") != JOURNAL_FORMAT:
+        return "not an arena journal"
+    setup = "variable" if header.get("variable") else "first-game"
+    return f"players {','.join(map(str, header.get('players', [])))}, " \
+           f"seed {header.get('seed')}, {setup} setup"
 
 
 def run_arena(specs: list[str], games: int, seed: int = 0, jobs: int = 1,
               variable: bool = False,
-              on_game: Callable[[GameRecord], None] | None = None) -> ArenaReport:
-    """Play ``games`` games between the bot specs (one seat each, 2-4 specs)."""
+              on_game: Callable[[GameRecord], None] | None = None,
+              journal: Path | None = None) -> ArenaReport:
+    """Play ``games`` games between the bot specs (one seat each, 2-4 specs).
+
+    With a ``journal`` (:class:`Journal`) the games it already holds are not played
+    again (``on_game`` is called for them first) and each new game is added to it."""
     if not 2 <= len(specs) <= 4:
         raise ValueError(f"players: 2 to 4 bot specs, got {len(specs)}")
     if games < 1:
         raise ValueError(f"games: must be >= 1, got {games}")
     for spec in specs:
         make_bot(spec)  # fail early on a bad spec
+    book = Journal(journal, specs, seed, variable) if journal is not None else None
+    kept: dict[int, GameRecord] = {}
+    if book is not None:
+        kept = book.load()
+        book.start(kept)
     t0 = time.perf_counter()
-    records = []
-    for rec in iter_games(specs, games, seed, jobs, variable):
+    records = [kept[i] for i in sorted(kept) if i < games]
+    if on_game is not None:
+        for rec in records:
+            on_game(rec)
+    missing = [i for i in range(games) if i not in kept]
+    for rec in iter_games(specs, games, seed, jobs, variable, indices=missing):
+        if book is not None:
+            book.append(rec)
         records.append(rec)
         if on_game is not None:
             on_game(rec)
