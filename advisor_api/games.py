@@ -746,9 +746,29 @@ class GameService:
                       or (rec.step.kind == "deal-tile" and rec.step.a != me))
             out.append({"index": i, "player": player_name(rec.player),
                         "step": None if hidden else rec.step.text(cat), "source": rec.source,
-                        "round": game.states[i].round})
+                        "round": game.states[i].round,
+                        "context": None if hidden else step_context(rec.step, game.states[i])})
         out.reverse()
         return out
+
+
+def step_context(step: Step, before: State) -> dict[str, str] | None:
+    """The public facts of the position before ``step`` that its words depend on, so that
+    a history entry reads as it did when it was taken (the board has changed since):
+    ``card``, the display card a ``buy`` / ``buy-card`` took; ``book``, the book a
+    ``take`` took; ``company``, the company an ``enter`` expanded or a ``return``'s
+    ousted post belongs to. None when the step's words need nothing."""
+    cat = before.cat
+    if step.kind in ("buy", "buy-card") and 0 <= step.a < len(before.display):
+        c = before.display[step.a]
+        return {"card": cat.cards[c].name} if c >= 0 else None
+    if step.kind == "take" and 0 <= step.a < len(before.book_display):
+        b = before.book_display[step.a]
+        return {"book": cat.books[b].name} if b >= 0 else None
+    if step.kind in ("enter", "return"):
+        company = before.decision.company
+        return {"company": cat.companies[company].id} if company is not None else None
+    return None
 
 
 async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:

@@ -227,6 +227,11 @@ class HistoryEntry(_Answer):
     source: str = Field(description="human, ai, chance (dealt by the service), report, or "
                         "unseen (a starting tile dealt face down to another seat, live)")
     round: int = Field(0, description="the round the step was taken in (0: setup)")
+    context: dict[str, str] | None = Field(
+        None, description="public facts of the position before the step that its words "
+        "depend on: card (the display card a buy / buy-card took), book (the book a take "
+        "took), company (the company an enter expanded, or whose ousted post a return "
+        "sent home); null when none")
 
 
 class AiStatus(_Answer):

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import engine
-from tests.test_api_helpers import auth, client, remember
+from tests.test_api_helpers import auth, client, play_to_context_steps, remember
 
 AI = "mcts:iterations=10"
 
@@ -120,6 +120,37 @@ def test_play_to_the_end_and_score(api: TestClient) -> None:
     assert r.status_code == 409 and "over" in r.json()["message"]
     r = api.get(f"/v1/games/{gid}/analysis", headers=auth(gid, 1))
     assert r.status_code == 409
+
+
+def test_history_context_is_the_position_before_each_step(api: TestClient) -> None:
+    """Each history entry's ``context`` is what the board held before the step: the
+    display card a buy took, the book a take took, the company an enter expanded; the
+    same from every seat and for the spectator; null for hidden steps and steps whose
+    words need nothing."""
+    g = _new(api, [{"kind": "human"}, {"kind": "human"}], seed=3)
+    gid = g["id"]
+    seen = play_to_context_steps(api, gid)
+    assert {"buy", "take", "enter"} <= seen, seen
+    views = [_view(api, gid, s, wait=0)["history"] for s in (1, 2)] + [
+        _spectator(api, gid, wait=0)["history"]]
+    s = engine.new_game(players=2, seed=3)
+    checked: set[str] = set()
+    for h1, h2, hs in zip(*views, strict=True):
+        text = h1["step"] or h2["step"]
+        before = engine.state_to_json(s)
+        kind = text.split()[0]
+        arg = text.split()[1] if " " in text else ""
+        want = ({"card": before["display"][arg]} if kind in ("buy", "buy-card")
+                else {"book": before["book_display"][arg]} if kind == "take"
+                else {"company": before["pending"][0]["company"]}
+                if kind in ("enter", "return") else None)
+        for h in (h1, h2, hs):
+            assert h["context"] == (want if h["step"] else None), (h, want)
+        if want:
+            checked.add(kind)
+        who = h1["player"]
+        s = s.apply(engine.Step.parse(text), int(who[1:]) - 1 if who.startswith("P") else None)
+    assert {"buy", "take", "enter"} <= checked, checked
 
 
 def test_ai_only_game_plays_itself(api: TestClient) -> None:

@@ -112,3 +112,36 @@ def auth(gid: str, seat: int | None = None) -> dict[str, str]:
         return {}
     token = tokens.get(seat) if seat is not None else None
     return {"Authorization": f"Bearer {token or tokens[min(tokens)]}"}
+
+
+# -- a game played through the API to the steps whose words need the board before them ----
+
+# Steps whose words name something the board loses when they are taken (and the moves
+# that lead to them), preferred so that a short game meets them all.
+CONTEXT_FIRST = ("buy", "take", "return", "enter", "goods", "keeper", "expand", "plan",
+                 "ready", "unit", "place", "pounds", "stop", "end")
+
+
+def play_to_context_steps(client: Any, gid: str, kinds: tuple[str, ...] = ("buy", "take",
+                                                                            "enter"),
+                          limit: int = 600) -> set[str]:
+    """Play a game of human seats (tokens remembered) through ``client`` (a TestClient
+    or an ``httpx.Client`` with the service's base URL), each step the first of
+    :data:`CONTEXT_FIRST` legal, until every kind of ``kinds`` was played; the kinds
+    played."""
+    seen: set[str] = set()
+    for _ in range(limit):
+        v = client.get(f"/v1/games/{gid}", params={"seat": 1, "wait": 0},
+                       headers=auth(gid, 1)).json()
+        if v["over"] or set(kinds) <= seen:
+            break
+        seat = (v["decision"]["seats"] or [v["decision"]["seat"]])[0]
+        legal = [x["text"] for x in client.get(f"/v1/games/{gid}", params={
+            "seat": seat, "wait": 0}, headers=auth(gid, seat)).json()["legal"]]
+        first = [t.split()[0] for t in legal]
+        pick = next((legal[first.index(k)] for k in CONTEXT_FIRST if k in first), legal[0])
+        seen.add(pick.split()[0])
+        r = client.post(f"/v1/games/{gid}/steps", json={"seat": seat, "step": pick},
+                        headers=auth(gid, seat))
+        assert r.status_code == 200, r.text
+    return seen

@@ -2,23 +2,30 @@
 ``mombasa serve`` (the real CLI in a subprocess, on a free port, with a temporary
 database).
 
-One game against an AI seat (``mcts:iterations=10``) is created through the page's form
-and played to the end by clicks only (mostly the steps that end a decision soonest;
-round 2 uses every card and marker, round 3 plans its cards). On the way: an illegal
-click shows the service's 409 reason, the suggestions panel lists ranked lines for a
-mid-game position (hovering a line highlights it, one click plays it), and at the end
-the final score table shown equals ``GET /v1/games/{id}/score``. The page must log no
-console errors.
+A whole game against an AI seat (``mcts:iterations=10``) at each of a phone's
+(390 x 844), a tablet's (820 x 1180) and a laptop's (1440 x 900) size, created through
+the page's form and played to the end by touch taps (phone, tablet) or clicks (laptop)
+on the page's own controls, as a player at that screen would: the board's targets (in
+the pane of the tab bar that shows them on the narrow sizes, the zoomed board dragged
+when a target lies outside its window), the decision's buttons, the chooser, a
+suggestion line. Mostly the steps that end a decision soonest; rounds 2 and 3 try a kind
+of step not tried yet at every decision, round 1 and 3 plan cards. Before every tap
+nothing overflows sideways and the target is wholly in view and on top where it is
+tapped. On the way: an illegal tap shows the service's 409 reason on the pane open, the
+round summary before round 2, the suggestions for a mid-game position (with a mouse,
+hovering a line highlights it; a tap plays it); at the end the final score table shown
+equals ``GET /v1/games/{id}/score``. The page must log no console errors.
 
-Screenshots of the start, a mid-game position and the final table are saved to
-``test-artifacts/`` (a folder git ignores: the test writes its ``.gitignore``). Chromium
-comes from Debian (``scripts/ensure-chromium.sh``, run by ``make test``), never from a
-browser download.
+Screenshots of every phase at every size (``test-artifacts/game-<size>-<phase>.png``;
+the test's time, taps and decisions in ``game-<size>.txt``) go to ``test-artifacts/``
+(a folder git ignores: the test writes its ``.gitignore``). Chromium comes from Debian
+(``scripts/ensure-chromium.sh``, run by ``make test``), never from a browser download.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,6 +33,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright import sync_api
+from playwright.sync_api import Error as PlaywrightError
 
 from tests.service_process import serving
 
@@ -92,18 +100,22 @@ def _legal(page: Any) -> list[str]:
     return steps
 
 
-def _choose(steps: list[str], busy: bool) -> str:
-    """The step that ends the decision soonest; with ``busy`` (one round of the game, to
-    see more of the table) the first one that does something."""
+def _choose(steps: list[str], busy: bool, tried: set[str]) -> str:
+    """The step that ends the decision soonest; with ``busy`` (to see more of the table)
+    one of a kind not ``tried`` yet (buying nothing when buying was tried: the units go
+    on the tracks), else one that does something; never the end of a phase early."""
+    kind = [s.split()[0] for s in steps]
     if busy:
-        for step in steps:
-            if step.split()[0] not in ("end", "ready", "remove-card", "stop", "nobuy",
-                                       "pounds", "halt", "noflip"):
-                return step
-    for kind in PREFERRED:
-        for step in steps:
-            if step.split()[0] == kind:
-                return step
+        fresh = [s for s, k in zip(steps, kind, strict=True)
+                 if k not in tried and k not in ("end", "ready", "remove-card")]
+        doing = [s for s, k in zip(steps, kind, strict=True) if k not in ENDING]
+        if fresh or doing:
+            pick = (fresh or doing)[0]
+            tried.add(pick.split()[0])
+            return pick
+    for preferred in PREFERRED:
+        if preferred in kind:
+            return steps[kind.index(preferred)]
     return steps[0]
 
 
@@ -111,38 +123,267 @@ def _steps(page: Any) -> int:
     return int(page.evaluate("Number(document.body.dataset.steps)"))
 
 
-def _create_game(page: Any, base: str) -> str:
+# -- a player at a screen: taps (phone, tablet) or clicks (laptop) on what is shown ------
+
+SIZES = {"phone": (390, 844), "tablet": (820, 1180), "laptop": (1440, 900)}
+# The pane of the narrow screens' tab bar that shows each kind of board target.
+PANE_OF = {"hand": "boards", "slot": "boards", "card": "boards", "deck": "boards",
+           "bk": "boards", "region": "map", "base": "map", "col": "map",
+           "display": "displays", "bonus": "displays", "line": "displays",
+           "bookspace": "displays", "company": "displays"}
+# Steps played by a button of the decision panel (steps.js BUTTON_KINDS).
+BUTTON_KINDS = {"ready", "nobuy", "stop", "reward-order", "noflip", "ink", "halt", "pounds",
+                "tile", "rest"}
+ENDING = ("end", "ready", "remove-card", "stop", "nobuy", "pounds", "halt", "noflip")
+# A point of the element that a tap there reaches (nothing over it, not clipped), and
+# whether the element lies wholly in the visible part of the screen: the viewport, the
+# board's window for a board target, the scrolling box of the players' boards.
+POINT_JS = """el => {
+  if (!el.isConnected) return {connected: false};
+  const r = el.getBoundingClientRect();
+  let [left, top, right, bottom] = [0, 0, innerWidth, innerHeight];
+  const clip = el.closest('#board, #players');
+  if (clip) {
+    const c = clip.getBoundingClientRect();
+    [left, top, right, bottom] = [Math.max(left, c.left), Math.max(top, c.top),
+                                  Math.min(right, c.right), Math.min(bottom, c.bottom)];
+  }
+  const inside = r.width > 0 && r.left >= left - 1 && r.top >= top - 1
+    && r.right <= right + 1 && r.bottom <= bottom + 1;
+  const box = [r.left, r.top, r.right, r.bottom].map(Math.round);
+  for (const fy of [0.5, 0.35, 0.65, 0.2, 0.8]) {
+    for (const fx of [0.5, 0.35, 0.65, 0.2, 0.8]) {
+      const x = r.left + r.width * fx;
+      const y = r.top + r.height * fy;
+      if (x < left || y < top || x >= right || y >= bottom) continue;
+      const hit = document.elementFromPoint(x, y);
+      if (hit && (hit === el || el.contains(hit))) return {x, y, inside, box, connected: true};
+    }
+  }
+  return {x: null, y: null, inside, box, connected: true};
+}"""
+# How far a board target is from the middle of the board's window (px), and whether it
+# lies wholly inside it.
+OFF_BOARD_JS = """el => {
+  if (!el.isConnected) return null;
+  const r = el.getBoundingClientRect();
+  const b = document.querySelector('#board').getBoundingClientRect();
+  return {fits: r.left >= b.left && r.right <= b.right && r.top >= b.top
+            && r.bottom <= b.bottom,
+          dx: b.left + b.width / 2 - (r.left + r.width / 2),
+          dy: b.top + b.height / 2 - (r.top + r.height / 2),
+          board: [b.left, b.top, b.right, b.bottom]};
+}"""
+
+
+def _target(step: str, seat: int = 1) -> str:
+    """The board target a player taps for ``step`` (its first: a plan's hand card)."""
+    kind, *args = step.split()
+    a = args[0] if args else ""
+    b = args[1] if len(args) > 1 else ""
+    keys = {"plan": f"hand:{seat}:{a}", "goods": f"card:{seat}:{a.split('+')[0]}",
+            "expand": f"base:{a}", "unit": f"base:{a}", "keeper": f"card:{seat}:{a}",
+            "merchant": f"card:{seat}:{a}", "plus1": f"card:{seat}:{a}",
+            "end": f"deck:{seat}:{a}", "first": "bonus:first", "buy-card": f"display:{a}",
+            "buy": f"display:{a}", "remove-card": f"hand:{seat}:{a}",
+            "majority": f"line:{a}:{b}", "reserve": f"bonus:{a}",
+            "track-bonus": f"bonus:{a}", "enter": f"region:{a}",
+            "remove-post": f"col:{a}:{b}", "flip": f"bk:{seat}:{a}",
+            "take": f"bookspace:{a}", "place": f"bk:{seat}:{b}"}
+    return keys[kind]
+
+
+class Table:
+    """The page as a player at one screen size uses it: the pane of the tab bar that
+    shows what is played (phone and tablet), a touch tap there (a click on a laptop),
+    the zoomed board dragged when the target lies outside its window; before every tap,
+    nothing overflows sideways and the target is wholly in view and on top where tapped.
+    Screenshots: ``test-artifacts/game-<size>-<name>.png``."""
+
+    def __init__(self, page: Any, size: str, cdp: Any) -> None:
+        self.page = page
+        self.size = size
+        self.narrow = size != "laptop"
+        self.cdp = cdp  # touch events (phone, tablet); None: a mouse
+        self.shots: list[str] = []
+        self.taps = 0
+
+    def shot(self, name: str) -> None:
+        path = ARTIFACTS / f"game-{self.size}-{name}.png"
+        self.page.screenshot(path=str(path))
+        self.shots.append(path.name)
+
+    def no_overflow(self) -> None:
+        wide = self.page.evaluate("document.documentElement.scrollWidth - innerWidth")
+        assert wide <= 0, (self.size, "overflows sideways by", wide)
+
+    def pane(self, name: str) -> None:
+        """Open a pane of the tab bar (narrow sizes; a laptop shows everything)."""
+        if not self.narrow or self.page.evaluate("document.body.dataset.pane") == name:
+            return
+        self.tap(self.page.locator(f"#panes button[data-pane={name}]"))
+        self.page.wait_for_function(f"document.body.dataset.pane === {name!r}")
+
+    def _drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        """One finger across the board (touch), in small moves."""
+        touch = self.cdp.send
+        touch("Input.dispatchTouchEvent", {"type": "touchStart",
+                                           "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
+        for k in range(1, 9):
+            touch("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
+                {"x": x0 + (x1 - x0) * k / 8, "y": y0 + (y1 - y0) * k / 8, "id": 1}]})
+        # the finger rests before it lifts: no fling (a tap during one is no tap)
+        self.page.wait_for_timeout(120)
+        touch("Input.dispatchTouchEvent", {"type": "touchMove",
+                                           "touchPoints": [{"x": x1, "y": y1, "id": 1}]})
+        touch("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+
+    def _into_view(self, loc: Any) -> bool:
+        """As a player would: the page (or the players' boards) scrolled to the target,
+        the zoomed board dragged until the target is in its window. False when a redraw
+        replaced the element meanwhile (measure the new one)."""
+        where = loc.evaluate("el => el.isConnected ? (el.closest('#board') ? 'board' : 'page')"
+                             " : null")
+        if where is None:
+            return False
+        if where == "page":
+            loc.evaluate("el => el.scrollIntoView({block: 'nearest', inline: 'nearest'})")
+            return True
+        self.page.evaluate("window.scrollTo(0, 0)")
+        for _ in range(6):
+            off = loc.evaluate(OFF_BOARD_JS)
+            if off is None:
+                return False
+            if off["fits"]:
+                return True
+            assert self.cdp is not None, (self.size, "a target off the whole board", off)
+            left, top, right, bottom = off["board"]
+            x0, y0 = (left + right) / 2, (top + bottom) / 2
+            x1 = min(max(x0 + off["dx"] * 1.1, left + 2), right - 2)
+            y1 = min(max(y0 + off["dy"] * 1.1, top + 2), bottom - 2)
+            self._drag(x0, y0, x1, y1)
+        return True
+
+    def tap(self, loc: Any, shot: str | None = None) -> None:
+        loc = loc.first
+        point: dict[str, Any] = {}
+        for _ in range(8):  # the page redraws as the game goes on: measure the new one
+            try:
+                loc.wait_for(state="visible")
+                if not self._into_view(loc):
+                    continue
+                self.no_overflow()
+                point = loc.evaluate(POINT_JS)
+            except PlaywrightError as exc:  # replaced by a redraw meanwhile
+                if "not attached" not in str(exc):
+                    raise
+                continue
+            if point["connected"]:
+                break
+        what = loc.evaluate("el => el.dataset.target || el.dataset.step || el.id || "
+                            "el.textContent.trim().slice(0, 40)")
+        assert point["inside"], (self.size, what, "not wholly in view", point)
+        assert point["x"] is not None, (self.size, what, "covered where it shows", point)
+        if shot:
+            self.shot(shot)
+        if self.cdp is not None:
+            self.page.touchscreen.tap(point["x"], point["y"])
+        else:
+            self.page.mouse.click(point["x"], point["y"])
+        self.taps += 1
+
+    def target(self, key: str) -> Any:
+        """A board target by its key: the one the decision marks legal when there are
+        several (a card drawn twice)."""
+        if self.narrow:
+            self.pane(PANE_OF[key.split(":")[0]])
+        legal = self.page.locator(f'[data-target="{key}"].legal')
+        return legal if legal.count() else self.page.locator(f'[data-target="{key}"]')
+
+    def _played(self, step: str, before: int, or_else: str = "") -> None:
+        """Wait until the step count grows (or a refusal shows, or ``or_else``)."""
+        try:
+            self.page.wait_for_function(
+                f"Number(document.body.dataset.steps) > {before}"
+                " || !!document.querySelector('#message.error:not([hidden])')" + or_else)
+        except PlaywrightError:
+            self.shot("FAILED")
+            raise AssertionError(f"{self.size}: {step} was not played") from None
+
+    def play(self, step: str, shot: str | None = None) -> None:
+        """Play one legal step through the page's own controls; wait for the service."""
+        page = self.page
+        before = _steps(page)
+        kind = step.split()[0]
+        if kind in BUTTON_KINDS or step == "end -":
+            self.pane("decide")
+            self.tap(page.locator(f'#decision-buttons button[data-step="{step}"]'), shot)
+        elif kind == "plan":
+            card, slot = step.split()[1:3]
+            self.tap(self.target(f"hand:1:{card}"), shot)
+            page.wait_for_selector(f'[data-target="hand:1:{card}"].selected')
+            self.tap(self.target(f"slot:1:{slot}"))
+        else:
+            if kind == "return":  # the ousted post's company is the decision's
+                key = page.eval_on_selector(
+                    f'.legal[data-target^="col:"][data-target$=":{step.split()[1]}"]',
+                    "el => el.dataset.target")
+            else:
+                key = _target(step)
+            self.tap(self.target(key), shot)
+            # a target with several steps: the chooser asks which
+            self._played(step, before, " || !document.querySelector('#chooser').hidden")
+            if page.locator("#chooser").is_visible():
+                self.tap(page.locator(f'#chooser button[data-step="{step}"]'))
+        self._played(step, before)
+        assert not page.locator("#message.error:not([hidden])").count(), (
+            step, page.inner_text("#message"))
+
+
+def _create_game(table: Table, base: str) -> str:
+    """A game against a quick AI through the new-game dialog, by taps."""
+    page = table.page
     page.goto(base + "/")
     page.wait_for_selector("dialog#new-game[open]")
     page.select_option("#ng-players", "2")
     page.select_option("tr[data-seat='1'] .ng-kind", "human")
     page.select_option("tr[data-seat='2'] .ng-kind", "ai")
     page.select_option("tr[data-seat='2'] .ng-bot", "custom")
+    table.tap(page.locator("tr[data-seat='2'] .ng-custom"))
     page.fill("tr[data-seat='2'] .ng-custom", AI)
+    table.tap(page.locator("#ng-seed"))
     page.fill("#ng-seed", "11")
-    page.check("input[name=setup][value=first]")
-    page.check("input[name=mode][value=play]")
-    page.click("#ng-start")
+    table.tap(page.locator("label:has(input[name=setup][value=first])"))
+    table.tap(page.locator("label:has(input[name=mode][value=play])"))
+    table.shot("dialog")
+    table.tap(page.locator("#ng-start"))
     _settle(page)
     match = re.search(r"game=([0-9a-f]+)", page.url)
     assert match, page.url
     return match.group(1)
 
 
-def _illegal_click(page: Any) -> None:
-    """Seat 1 is the first player of round 1: the first-player space is not for it."""
-    page.locator('[data-target="bonus:first"]').click()
+def _illegal_tap(table: Table) -> None:
+    """Seat 1 is the first player of round 1: the first-player space is not for it. The
+    service's reason shows on whichever pane is open."""
+    page = table.page
+    table.tap(table.target("bonus:first"))
     page.wait_for_selector("#message.error")
     text = page.inner_text("#message")
     assert "Not allowed now" in text and "'first'" in text, text
     assert _settle(page) == "turn"
+    table.tap(page.locator("#message .dismiss"), shot="refused")
+    page.wait_for_selector("#message", state="hidden")
 
 
-def _suggestions(page: Any) -> None:
-    """Ranked lines for the position, a highlight on hover, and one click plays one."""
+def _suggestions(table: Table) -> None:
+    """Ranked lines for the position (a highlight on the board on hover, with a mouse),
+    and one tap plays one."""
+    page = table.page
+    table.pane("decide")
     page.select_option("#suggest-time", "0.5")
     page.select_option("#suggest-lines", "3")
-    page.click("#btn-suggest")
+    table.tap(page.locator("#btn-suggest"))
     page.wait_for_selector("#suggestions[data-final='1'] li[data-rank]", timeout=30_000)
     lines = page.locator("#suggestions li[data-rank]")
     ranks = [lines.nth(i).get_attribute("data-rank") for i in range(lines.count())]
@@ -151,11 +392,11 @@ def _suggestions(page: Any) -> None:
         text = lines.nth(i).inner_text()
         assert re.search(r"Win chance \d+%", text), text
         assert "Projected final money: P1 £" in text and "P2 £" in text, text
-    lines.nth(0).hover()
-    page.wait_for_selector(".hint")
-    page.screenshot(path=str(ARTIFACTS / "web-mid-game.png"), full_page=True)
+    if not table.narrow:
+        lines.nth(0).hover()
+        page.wait_for_selector(".hint")
     before = _steps(page)
-    lines.nth(0).click()
+    table.tap(lines.nth(0), shot="suggestions")
     page.wait_for_function(f"Number(document.body.dataset.steps) > {before}")
     page.wait_for_function("document.body.dataset.ui !== 'busy'")
     assert not page.locator("#message.error").is_visible(), page.inner_text("#message")
@@ -203,48 +444,82 @@ def _artifacts() -> None:
         ignore.write_text("*\n")
 
 
-def test_play_a_game_against_the_ai(service: str, browser: Any) -> None:
+@pytest.mark.parametrize("size", list(SIZES))
+def test_play_a_game_against_the_ai(service: str, browser: Any, size: str) -> None:
+    """A whole game against the AI at a phone's, a tablet's and a laptop's size, played
+    by taps (phone, tablet: a touch screen) or clicks (laptop) on the page's own
+    controls: the board's targets in the pane that shows them, the decision's buttons,
+    the chooser, a suggestion line. Screenshots of every phase at every size."""
     _artifacts()
-    page = browser.new_page(viewport={"width": 1600, "height": 1000})
+    started = time.monotonic()
+    width, height = SIZES[size]
+    touch = size != "laptop"
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=touch, is_mobile=touch)
+    page = context.new_page()
     console = Console(page)
-    gid = _create_game(page, service)
-    page.mouse.move(1, 1)
-    page.screenshot(path=str(ARTIFACTS / "web-start.png"), full_page=True)
+    table = Table(page, size, context.new_cdp_session(page) if touch else None)
+    gid = _create_game(table, service)
 
-    illegal_done = suggested = False
+    met: dict[str, int] = {}  # decision kinds met (how often)
+    tried: set[str] = set()
+    illegal_done = suggested = summary_seen = False
     for _ in range(400):
         if _settle(page) == "over":
             break
+        table.no_overflow()
         decision = page.evaluate("document.body.dataset.decision")
         game_round = int(page.evaluate("document.body.dataset.round"))
+        if game_round == 2 and not summary_seen:
+            # round 1 summed up, in the side panel (the Decide pane), before Planning
+            table.pane("decide")
+            page.wait_for_selector("#round-summary[data-round='1']")
+            assert "Round 1 summary" in page.inner_text("#round-summary")
+            page.locator("#round-summary").scroll_into_view_if_needed()
+            table.shot("round-summary")
+            summary_seen = True
         if decision == "action" and not illegal_done:
-            _illegal_click(page)
+            _illegal_tap(table)
             illegal_done = True
         if decision == "action" and game_round >= 3 and not suggested:
-            _suggestions(page)
+            _suggestions(table)
             suggested = True
             continue
         steps = _legal(page)
         assert steps, "my turn without legal steps"
-        before = _steps(page)
-        choice = _choose(steps, busy=game_round == 2 or (game_round == 3
-                                                         and decision == "plan"))
-        page.locator(f'#legal-steps button[data-step="{choice}"]').click()
-        page.wait_for_function(f"Number(document.body.dataset.steps) > {before}")
+        first = decision not in met
+        if first and table.narrow and decision in ("plan", "action"):
+            table.pane("decide")  # what to do, the last moves of the AI, the suggestions
+            table.shot(f"{decision}-decide")
+        busy = game_round in (2, 3) or (decision == "plan" and game_round == 1)
+        table.play(_choose(steps, busy, tried), shot=decision if first else None)
+        met[decision] = met.get(decision, 0) + 1
     else:
         pytest.fail("the game did not end")
-    assert illegal_done and suggested
+    assert illegal_done and suggested and summary_seen
 
+    table.pane("decide")
     page.wait_for_selector("#final-score")
     page.emulate_media(reduced_motion="reduce")  # the log's last moves fully shown
-    page.mouse.move(1, 1)
-    page.screenshot(path=str(ARTIFACTS / "web-final.png"), full_page=True)
+    if not touch:
+        page.mouse.move(1, 1)
+    page.locator("#final").scroll_into_view_if_needed()
+    table.no_overflow()
+    table.shot("final")
     assert_final_score_shown(page, service, gid)
+    # the decisions met, and the main ones among them
+    main = {"plan", "action", "goods-buy", "goods-track", "expansion"}
+    assert main <= set(met) and len(met) >= 8, met
 
     expected = [e for e in console.errors if CONFLICT_LOG in e]
-    assert len(expected) == 1, console.errors  # the illegal click's 409, and only that
+    assert len(expected) == 1, console.errors  # the illegal tap's 409, and only that
     assert [e for e in console.errors if CONFLICT_LOG not in e] == []
-    page.close()
+    print(f"{size}: {time.monotonic() - started:.1f} s, {table.taps} taps, decisions {met}, "
+          f"screenshots {table.shots}")
+    (ARTIFACTS / f"game-{size}.txt").write_text(
+        f"{time.monotonic() - started:.1f} s, {table.taps} taps\ndecisions {met}\n"
+        f"screenshots {table.shots}\n")
+    context.close()
 
 
 def test_page_and_assets_are_served(service: str) -> None:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from tests.service_process import serving
@@ -329,3 +330,91 @@ def test_every_decision_kind_has_plain_words() -> None:
     block = source.split("export const KIND_WORDS = {", 1)[1].split("};", 1)[0]
     named = set(re.findall(r'^\s*"?([a-z-]+)"?:', block, re.M))
     assert set(OP_KINDS.values()) | {"chance"} <= named, set(OP_KINDS.values()) - named
+
+
+# The board's window: its box (px), its viewBox (board units) and the board point under
+# a screen point.
+BOX_JS = """() => {
+  const svg = document.querySelector('#board');
+  const r = svg.getBoundingClientRect();
+  const [x, y, w, h] = svg.getAttribute('viewBox').split(' ').map(Number);
+  return {rect: [r.left, r.top, r.width, r.height], box: [x, y, w, h]};
+}"""
+
+
+def _board_point(state: dict[str, Any], sx: float, sy: float) -> tuple[float, float]:
+    left, top, width, height = state["rect"]
+    x, y, w, h = state["box"]
+    k = max(w / width, h / height)
+    return x + (sx - left) * k, y + (sy - top) * k
+
+
+def _fingers(cdp: Any, kind: str, points: list[tuple[float, float]]) -> None:
+    cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [
+        {"x": x, "y": y, "id": i + 1} for i, (x, y) in enumerate(points)]})
+
+
+def _pinch(page: Any, cdp: Any, mid: tuple[float, float], start: float, end: float) -> None:
+    """Two fingers on the board, ``start`` px apart across ``mid``, moved to ``end`` px
+    apart in small steps (the fingers rest before they lift)."""
+    mx, my = mid
+    _fingers(cdp, "touchStart", [(mx - start / 2, my)])
+    _fingers(cdp, "touchStart", [(mx - start / 2, my), (mx + start / 2, my)])
+    for k in range(1, 11):
+        d = start + (end - start) * k / 10
+        _fingers(cdp, "touchMove", [(mx - d / 2, my), (mx + d / 2, my)])
+    page.wait_for_timeout(100)
+    _fingers(cdp, "touchEnd", [])
+
+
+def test_pinch_and_drag_the_board_on_a_phone(service: str, browser: Any) -> None:
+    """A two-finger pinch (touch events as a phone's screen sends them) zooms the board
+    about the fingers' midpoint: the board point under it stays there; spreading the
+    fingers zooms in, closing them zooms out; one finger drags the zoomed board. Neither
+    plays anything nor opens a menu."""
+    r = httpx.post(f"{service}/v1/games", json={
+        "seats": [{"kind": "human"}, {"kind": "ai", "bot": AI}], "seed": 4, "mode": "play",
+        "reproducible": True})
+    assert r.status_code == 201, r.text
+    created = r.json()
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True,
+                                  is_mobile=True)
+    page = context.new_page()
+    console = Console(page)
+    cdp = context.new_cdp_session(page)
+    page.goto(service + created["links"]["1"])
+    _settle(page)
+    assert page.evaluate("document.body.dataset.pane") == "map"
+    steps = int(page.evaluate("Number(document.body.dataset.steps)"))
+    before = page.evaluate(BOX_JS)
+    left, top, width, height = before["rect"]
+    mid = (left + width * 0.35, top + height * 0.6)  # off the window's centre
+    anchor = _board_point(before, *mid)
+
+    _pinch(page, cdp, mid, 80, 120)  # spread: zoom in 1.5 times
+    spread = page.evaluate(BOX_JS)
+    assert spread["box"][2] == pytest.approx(before["box"][2] / 1.5, rel=0.05), (before, spread)
+    assert _board_point(spread, *mid) == pytest.approx(anchor, abs=3), (anchor, spread)
+
+    _pinch(page, cdp, mid, 150, 75)  # close: zoom out 2 times
+    closed = page.evaluate(BOX_JS)
+    assert closed["box"][2] == pytest.approx(spread["box"][2] * 2, rel=0.05), (spread, closed)
+    assert _board_point(closed, *mid) == pytest.approx(anchor, abs=3), (anchor, closed)
+
+    # one finger drags the board: the board point under it follows the finger
+    grabbed = _board_point(closed, *mid)
+    _fingers(cdp, "touchStart", [mid])
+    for k in range(1, 11):
+        _fingers(cdp, "touchMove", [(mid[0] + 6 * k, mid[1] + 9 * k)])
+    page.wait_for_timeout(100)
+    _fingers(cdp, "touchEnd", [])
+    dragged = page.evaluate(BOX_JS)
+    assert dragged["box"][2] == closed["box"][2]
+    # (the first few pixels of a drag only tell it from a tap)
+    assert _board_point(dragged, mid[0] + 60, mid[1] + 90) == pytest.approx(grabbed, abs=12)
+
+    page.wait_for_timeout(300)
+    assert int(page.evaluate("Number(document.body.dataset.steps)")) == steps
+    assert page.locator("#chooser").is_hidden() and page.locator("#message").is_hidden()
+    assert console.errors == []
+    context.close()

@@ -17,6 +17,7 @@ import httpx
 import pytest
 
 from tests.service_process import serving
+from tests.test_api_helpers import auth, play_to_context_steps, remember
 from tests.test_web import ARTIFACTS, Console, chromium
 
 # Each page records when it renders a new step count (Date.now(), the same clock in
@@ -209,5 +210,57 @@ def test_what_the_ai_did_in_words_and_on_the_board(service: str, browser: Any) -
             assert first.locator(".sure").get_attribute("data-sure") in (
                 "clear best", "close call", "probably best"), text
         assert not console.errors, console.errors
+    finally:
+        page.close()
+
+
+def test_steps_are_told_as_the_board_was_when_they_were_taken(service: str,
+                                                               browser: Any) -> None:
+    """The log and the banner tell each step against the board as it was when the step
+    was taken (the history entry's ``context``), not as it is now: the card a buy took
+    (its display space empty or refilled since), the book a take took, the company an
+    entry expanded. Read against nothing or the board now, a buy said "Buy the card from
+    R1"."""
+    with httpx.Client(base_url=service, timeout=30) as client:
+        r = client.post("/v1/games", json={"seats": [{"kind": "human"}, {"kind": "human"}],
+                                           "mode": "play", "seed": 3, "reproducible": True})
+        assert r.status_code == 201, r.text
+        created = remember(r.json())
+        gid = created["id"]
+        assert {"buy", "take", "enter"} <= play_to_context_steps(client, gid)
+        view = client.get(f"/v1/games/{gid}", params={"seat": 2, "wait": 0},
+                          headers=auth(gid, 2)).json()
+        cat = client.get("/v1/catalogue").json()
+    companies = {c["id"]: c["name"] for c in cat["companies"]}
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    console = Console(page)
+    try:
+        page.goto(service + created["links"]["2"])
+        page.wait_for_function(f"Number(document.body.dataset.steps) === {view['steps']}",
+                               timeout=30_000)
+        told = page.eval_on_selector_all(
+            "#log li[data-group], #last-move li",
+            "ls => ls.map(l => [l.dataset.steps.split('-').map(Number), l.textContent])")
+        now = view["observation"]["state"]
+        changed = checked = 0
+        for e in view["history"]:
+            kind, *args = (e["step"] or "-").split()
+            if kind not in ("buy", "take", "enter") or not e["context"]:
+                continue
+            words = [text for (first, last), text in told if first <= e["index"] <= last]
+            assert words, e  # in the log (and the banner, when it is among its moves)
+            context = e["context"]
+            for text in words:
+                if kind == "buy":
+                    assert f"({context['card']}) from {args[0]} for £" in text, (e, text)
+                    changed += now["display"][args[0]] != context["card"]
+                elif kind == "take":
+                    assert f"book {context['book']} (needs" in text, (e, text)
+                    changed += now["book_display"][args[0]] != context["book"]
+                else:
+                    assert f"with a {companies[context['company']]} post" in text, (e, text)
+                checked += 1
+        assert checked >= 3 and changed >= 2, (checked, changed)
+        assert console.errors == []
     finally:
         page.close()

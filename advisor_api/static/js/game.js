@@ -8,6 +8,7 @@ import { api, useTokens } from "./api.js";
 import { signalTurn, unwatch, watchGame } from "./live.js";
 import { tell } from "./story.js";
 import { render } from "./render.js";
+import { resetPanes } from "./layout.js";
 import { app } from "./state.js";
 import { stopSuggest } from "./suggest.js";
 import { isAi, setUi, showError } from "./ui.js";
@@ -95,7 +96,9 @@ export async function openGame(id, seat, token) {
     location.hash = seat ? `game=${encodeURIComponent(id)}&seat=${seat}&token=${encodeURIComponent(tokens[seat])}`
       : `game=${encodeURIComponent(id)}`;
     app.cat = await api.gameCatalogue(id); // the game's own components (as it was created)
-    render(await fetchView());
+    const v = await fetchView();
+    render(v);
+    resetPanes(); // the map pane opens on this catalogue's land
     watchGame(refreshView);
   } catch (err) {
     showError(err);

@@ -3,46 +3,160 @@
 // suggestion line takes the focus (role=button, a plain-words label from its tooltip)
 // and Enter or Space plays it as a click would.
 
-import { BOARD_H, BOARD_W, boardBox, setBoardBox } from "./board.js";
+import { BOARD_H, BOARD_W, boardBox, mapPoint, setBoardBox } from "./board.js";
+import { app } from "./state.js";
 import { $ } from "./ui.js";
 
-const NARROW = "(max-width: 900px)";
-// Pixels per board unit a narrow screen opens a pane at: big enough for 32 px taps.
+export const NARROW = "(max-width: 900px)";
+// Pixels per board unit a pane opens at when its part of the board does not fit the
+// screen (a phone): big enough for 32 px taps on every target (the smallest, a base
+// column, is 26.4 units wide).
 const TAP_SCALE = 1.25;
-const PANES = {
-  map: [0, 0, 800, 900],
-  displays: [800, 0, 800, 900],
-};
+// A pane's part of the board is shown whole when this scale or more fits it (a tablet).
+const FIT_SCALE = 1;
+const MAP_AREA = [0, 0, 800, 900]; // the map and the bases; the rest is the displays
+const DISPLAYS = [800, 0, 800, 900];
+// The view of each pane as the player last left it (zoomed, panned); none: its opening view.
+const views = {};
+let decisionKey = null;
 
 function narrow() { return window.matchMedia(NARROW).matches; }
 
-/** The box of a pane at the tap scale, centred on its part of the board. */
+/** The map pane's parts of the board (board units): ``land``, the regions, and
+ * ``whole``, the regions and the bases, each with a little sea around. */
+function mapBoxes() {
+  const cat = app.cat;
+  if (!cat || !Array.isArray(cat.regions) || !cat.regions.length) return { land: MAP_AREA, whole: MAP_AREA };
+  const box = (points) => {
+    let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+    for (const point of points) {
+      const [x, y] = mapPoint(cat, point);
+      x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
+    }
+    return Number.isFinite(x0 + y0 + x1 + y1) ? [x0 - 10, y0 - 10, x1 - x0 + 20, y1 - y0 + 20] : MAP_AREA;
+  };
+  const land = cat.regions.flatMap((r) => r.polygon || []);
+  const bases = Object.values(cat.base_layout || {}).flatMap((b) => [[b.x, b.y], [b.x + b.width, b.y + b.height]]);
+  return { land: box(land), whole: box([...land, ...bases]) };
+}
+
+/** The opening box of a pane: its part of the board whole and centred when that is
+ * readable (a tablet: the map with its bases, the displays); else at the tap scale,
+ * the map centred on its land, the displays from their top left (the round track and
+ * the card display). */
 function paneBox(name) {
   const svg = $("#board");
-  const [x, y, w, h] = PANES[name] || PANES.map;
-  const vw = svg.clientWidth / TAP_SCALE;
-  const vh = svg.clientHeight / TAP_SCALE;
-  return [x, y, Math.min(vw, w * 1.5), Math.min(vh, h * 1.5)];
+  const cw = Math.max(1, svg.clientWidth);
+  const ch = Math.max(1, svg.clientHeight);
+  const map = name === "displays" ? null : mapBoxes();
+  const [x, y, w, h] = map ? map.whole : DISPLAYS;
+  const fit = Math.min(cw / w, ch / h);
+  if (fit >= FIT_SCALE) {
+    const scale = Math.min(fit, TAP_SCALE);
+    const [vw, vh] = [cw / scale, ch / scale];
+    // centred, but not past the board's edges when the board can fill the view
+    const inside = (v, size, limit) => (size <= limit ? Math.min(Math.max(v, 0), limit - size) : v);
+    return [inside(x + (w - vw) / 2, vw, BOARD_W), inside(y + (h - vh) / 2, vh, BOARD_H), vw, vh];
+  }
+  const vw = cw / TAP_SCALE;
+  const vh = ch / TAP_SCALE;
+  if (!map) return [x, y, vw, vh];
+  const [lx, ly, lw, lh] = map.land;
+  return [lx + (lw - vw) / 2, ly + (lh - vh) / 2, vw, vh];
+}
+
+function paneNow() {
+  const pane = document.body.dataset.pane;
+  return narrow() && (pane === "map" || pane === "displays") ? pane : null;
+}
+
+/** Show a part of the board, remembered as the current pane's view. */
+function show(box) {
+  setBoardBox($("#board"), box);
+  const pane = paneNow();
+  if (pane) views[pane] = boardBox();
 }
 
 export function showPane(name) {
   document.body.dataset.pane = name;
   for (const b of document.querySelectorAll("#panes button")) b.setAttribute("aria-pressed", String(b.dataset.pane === name));
-  if (narrow() && PANES[name]) setBoardBox($("#board"), paneBox(name));
+  if (!narrow() || (name !== "map" && name !== "displays")) return;
+  setBoardBox($("#board"), views[name] || paneBox(name));
+  views[name] = boardBox();
+  revealTargets(true);
+}
+
+/** The panes open afresh (a new catalogue, a new screen size). */
+export function resetPanes() {
+  for (const k of Object.keys(views)) delete views[k];
+  if (narrow()) showPane(document.body.dataset.pane || "map");
+  else setBoardBox($("#board"), null);
+}
+
+/**
+ * On a narrow screen, the current decision's targets in the pane shown come into view
+ * when none of them is (at the pane's zoom): when the pane is opened, and when a new
+ * decision begins (``key``); never while the player looks elsewhere during the same
+ * decision.
+ */
+export function revealTargets(force = false, key = null) {
+  if (!force) {
+    if (key === decisionKey) return;
+    decisionKey = key;
+  }
+  const pane = paneNow();
+  if (!pane) return;
+  const svg = $("#board");
+  const rect = svg.getBoundingClientRect();
+  if (!rect.width || !rect.height) return;
+  const [bx, by, bw, bh] = boardBox();
+  const k = unitsPerPixel();
+  const found = [];
+  for (const node of svg.querySelectorAll(".legal[data-target]")) {
+    const r = node.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    const cx = bx + (r.left + r.width / 2 - rect.left) * k;
+    const cy = by + (r.top + r.height / 2 - rect.top) * k;
+    const inMap = cx < MAP_AREA[0] + MAP_AREA[2] && cy < MAP_AREA[1] + MAP_AREA[3];
+    if (inMap !== (pane === "map")) continue;
+    if (r.left >= rect.left && r.right <= rect.right && r.top >= rect.top && r.bottom <= rect.bottom) return; // one in view
+    found.push([bx + (r.left - rect.left) * k, by + (r.top - rect.top) * k, r.width * k, r.height * k]);
+  }
+  if (!found.length) return;
+  // centre on them all when they fit the view, else on the first
+  const x0 = Math.min(...found.map((b) => b[0]));
+  const y0 = Math.min(...found.map((b) => b[1]));
+  const x1 = Math.max(...found.map((b) => b[0] + b[2]));
+  const y1 = Math.max(...found.map((b) => b[1] + b[3]));
+  const [fx, fy, fw, fh] = x1 - x0 <= bw && y1 - y0 <= bh ? [x0, y0, x1 - x0, y1 - y0] : found[0];
+  show([fx + fw / 2 - bw / 2, fy + fh / 2 - bh / 2, bw, bh]);
 }
 
 function zoom(factor, cx = null, cy = null) {
-  const svg = $("#board");
   const [x, y, w, h] = boardBox();
   const nw = Math.min(BOARD_W * 1.2, Math.max(200, w / factor));
   const nh = nw * (h / w);
   const px = cx === null ? x + w / 2 : cx;
   const py = cy === null ? y + h / 2 : cy;
-  setBoardBox(svg, [px - (px - x) * (nw / w), py - (py - y) * (nh / h), nw, nh]);
+  show([px - (px - x) * (nw / w), py - (py - y) * (nh / h), nw, nh]);
+}
+
+/** A pinch: the board point under the fingers' old midpoint goes under the new one,
+ * zoomed by the change of their distance. */
+function pinchTo(from, to, factor) {
+  const svg = $("#board");
+  const rect = svg.getBoundingClientRect();
+  const [x, y, w, h] = boardBox();
+  const k = unitsPerPixel();
+  const px = x + (from[0] - rect.left) * k;
+  const py = y + (from[1] - rect.top) * k;
+  const nw = Math.min(BOARD_W * 1.2, Math.max(200, w / factor));
+  const nk = k * (nw / w);
+  show([px - (to[0] - rect.left) * nk, py - (to[1] - rect.top) * nk, nw, nw * (h / w)]);
 }
 
 function fit() {
-  setBoardBox($("#board"), narrow() ? fitBox() : null);
+  show(narrow() ? fitBox() : null);
 }
 
 /** The whole board in the element's shape (a narrow screen letterboxes otherwise). */
@@ -76,14 +190,18 @@ function wireZoom() {
   // drag to pan (one pointer), pinch to zoom (two)
   const pointers = new Map();
   let moved = 0;
-  let pinch = null;
+  let pinch = null; // {d: the fingers' distance, mid: their midpoint}
+  const twoFingers = () => {
+    const [a, b] = [...pointers.values()];
+    return { d: Math.hypot(a[0] - b[0], a[1] - b[1]), mid: [(a[0] + b[0]) / 2, (a[1] + b[1]) / 2] };
+  };
   svg.addEventListener("pointerdown", (ev) => {
+    // the first finger down: any pointer still listed lost its "up" (a redraw removed
+    // the element it was captured by)
+    if (ev.isPrimary) { pointers.clear(); pinch = null; }
     pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
-    moved = 0;
-    if (pointers.size === 2) {
-      const [a, b] = [...pointers.values()];
-      pinch = Math.hypot(a[0] - b[0], a[1] - b[1]);
-    }
+    if (pointers.size === 1) moved = 0;
+    if (pointers.size === 2) pinch = twoFingers();
   });
   svg.addEventListener("pointermove", (ev) => {
     const last = pointers.get(ev.pointerId);
@@ -91,23 +209,23 @@ function wireZoom() {
     const dx = ev.clientX - last[0];
     const dy = ev.clientY - last[1];
     pointers.set(ev.pointerId, [ev.clientX, ev.clientY]);
-    if (pointers.size === 2 && pinch) {
-      const [a, b] = [...pointers.values()];
-      const d = Math.hypot(a[0] - b[0], a[1] - b[1]);
-      if (d > 0) zoom(d / pinch);
-      pinch = d;
-      moved += 10;
+    if (pointers.size >= 2) {
+      if (pointers.size !== 2 || !pinch) return;
+      const now = twoFingers();
+      if (now.d > 0 && pinch.d > 0) pinchTo(pinch.mid, now.mid, now.d / pinch.d);
+      pinch = now;
+      moved += 10; // a pinch is never a tap
       return;
     }
     moved += Math.abs(dx) + Math.abs(dy);
     if (moved < 6 || !boardIsZoomed()) return;
     const k = unitsPerPixel();
     const [x, y, w, h] = boardBox();
-    setBoardBox(svg, [x - dx * k, y - dy * k, w, h]);
+    show([x - dx * k, y - dy * k, w, h]);
   });
   const up = (ev) => { pointers.delete(ev.pointerId); if (pointers.size < 2) pinch = null; };
-  svg.addEventListener("pointerup", up);
-  svg.addEventListener("pointercancel", up);
+  window.addEventListener("pointerup", up);
+  window.addEventListener("pointercancel", up);
   // a drag is not a click on what lies under its end
   svg.addEventListener("click", (ev) => {
     if (moved >= 6 && ev.detail !== 0) { ev.stopImmediatePropagation(); ev.preventDefault(); }
@@ -211,7 +329,7 @@ function keepInView(node) {
   const [x, y, w, h] = boardBox();
   const cx = x + (r.left + r.width / 2 - b.left) * k;
   const cy = y + (r.top + r.height / 2 - b.top) * k;
-  setBoardBox(svg, [cx - w / 2, cy - h / 2, w, h]);
+  show([cx - w / 2, cy - h / 2, w, h]);
 }
 
 export function wireLayout() {
@@ -227,10 +345,8 @@ export function wireLayout() {
   wireZoom();
   wireKeyboard();
   const mq = window.matchMedia(NARROW);
-  const apply = () => {
-    if (mq.matches) showPane(document.body.dataset.pane || "map");
-    else setBoardBox($("#board"), null);
-  };
-  mq.addEventListener("change", apply);
-  apply();
+  mq.addEventListener("change", resetPanes);
+  // a phone turned on its side: its panes open afresh
+  window.addEventListener("orientationchange", resetPanes);
+  resetPanes();
 }

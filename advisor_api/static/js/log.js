@@ -3,7 +3,7 @@
 // round; a list that grows with new moves (animated one after the other) and updates
 // revealed ones.
 
-import { groupHistory, groupNotation, groupWords, stepWords } from "./story.js";
+import { contextOf, groupHistory, groupNotation, groupWords, stepWords } from "./story.js";
 import { h, PLAYER_FILL } from "./svg.js";
 import { app } from "./state.js";
 import { $ } from "./ui.js";
@@ -16,11 +16,12 @@ function logItem(grp, index, animate) {
   const pi = grp.player.startsWith("P") ? Number(grp.player.slice(1)) - 1 : -1;
   const src = grp.source === "human" ? (pi + 1 === app.homeSeat ? "you" : "human")
     : { ai: "AI", chance: "dealt", report: "table" }[grp.source] || grp.source;
-  const shown = grp.steps.filter(Boolean);
-  const detail = grp.player === "chance" && shown.length > 1 ? `\n${shown.map((t) => stepWords(t)).join("\n")}` : "";
+  const shown = grp.steps.map((t, k) => (t ? stepWords(t, null, contextOf(grp, k)) : null)).filter(Boolean);
+  const detail = grp.player === "chance" && shown.length > 1 ? `\n${shown.join("\n")}` : "";
   return h("li", {
     class: `${grp.player === "chance" ? "chance" : ""}${animate ? " new" : ""}`,
     "data-group": index, "data-sig": groupSig(grp), "data-source": grp.source, "data-round": grp.round,
+    "data-steps": `${grp.first}-${grp.last}`, // the history entries it tells
     title: `${groupNotation(grp)}${detail}`,
   },
   h("span", { class: "who", style: pi >= 0 ? `color:${PLAYER_FILL[pi]}` : "" }, pi >= 0 ? grp.player : ""),
@@ -53,7 +54,11 @@ export function renderLog(v) {
     round = grp.round;
     const li = logItem(grp, shown.length + k, animate);
     // new moves (the AI's) appear one after the other
-    if (animate) li.style.animationDelay = `${Math.min(k, 12) * 0.3}s`;
+    if (animate) {
+      li.style.animationDelay = `${Math.min(k, 12) * 0.3}s`;
+      // once: a pane shown again (a narrow screen's Decide) would replay it
+      li.addEventListener("animationend", () => { li.classList.remove("new"); li.style.animationDelay = ""; }, { once: true });
+    }
     list.append(li);
   });
   app.logShown = groups.length;

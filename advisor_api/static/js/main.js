@@ -11,9 +11,9 @@ import { inviteLinks } from "./render.js";
 import { closePicker } from "./picker.js";
 import { openCatalogueScreen, wireCatalogueScreen } from "./catalogue.js";
 import { openById, openNewGame, perspectiveChoices, seatRows, startGame } from "./newgame.js";
-import { renderLegalList } from "./render.js";
+import { render, renderLegalList } from "./render.js";
 import { app } from "./state.js";
-import { wireLayout } from "./layout.js";
+import { NARROW, resetPanes, wireLayout } from "./layout.js";
 import { suggest } from "./suggest.js";
 import { $, message, setUi, showError } from "./ui.js";
 
@@ -21,6 +21,7 @@ async function main() {
   wireLayout();
   try {
     app.cat = await api.catalogue();
+    resetPanes(); // the map pane opens on the catalogue's land
   } catch (err) {
     showError(err);
     setUi("idle");
@@ -40,6 +41,8 @@ async function main() {
   wireCatalogueScreen();
   $("#ng-edit-catalogue").addEventListener("click", () => { $("#new-game").close(); openCatalogueScreen(); });
   $("#legal-filter").addEventListener("input", () => app.ctx && renderLegalList(app.ctx));
+  // the players' boards are drawn for the width (stacked on a narrow screen)
+  window.matchMedia(NARROW).addEventListener("change", () => app.view && render(app.view));
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
       closeChooser();

@@ -12,53 +12,94 @@ import { cardLabel } from "./steps.js";
 export const PLAYER_W = 1600;
 export const PLAYER_H = 300;
 
-function identity(ctx, i, p) {
+/** What the identity part of a board says: who plays it, badges, the score so far. */
+function identityFacts(ctx, i, p) {
   const { st, view } = ctx;
   const seat = view.seats[i];
-  const score = view.score[i];
-  const parts = [
-    s("rect", { x: 4, y: 4, width: 222, height: PLAYER_H - 8, rx: 10, fill: "#fbf5e6", stroke: "#b8a47c" }),
-    s("rect", { x: 4, y: 4, width: 14, height: PLAYER_H - 8, rx: 6, fill: PLAYER_FILL[i] }),
-    text(28, 36, `P${i + 1}`, { "font-size": 28, "font-weight": "bold", fill: PLAYER_FILL[i] }),
-  ];
   const who = seat.kind === "ai" ? `AI · ${seat.bot}` : i + 1 === ctx.homeSeat ? "you" : "human";
-  parts.push(text(80, 34, who, { "font-size": 14, fill: "#5b4a35" }));
-  parts.push(coin(46, 76, 20, p.cash));
-  parts.push(text(74, 72, "cash", { "font-size": 12, fill: "#5b4a35" }));
-  parts.push(text(74, 90, `£${p.cash}`, { "font-size": 16, "font-weight": "bold" }));
-  // bonus markers left
-  parts.push(text(130, 72, "markers", { "font-size": 12, fill: "#5b4a35" }));
-  for (let m = 0; m < p.markers_total; m++) {
-    const x = 138 + m * 17;
-    if (m < p.markers) parts.push(marker(x, 86, 7, i));
-    else parts.push(s("circle", { cx: x, cy: 86, r: 7, fill: "none", stroke: "#a89570", "stroke-dasharray": "2 2" }));
-  }
   const badges = [];
   if (st.first === i + 1) badges.push("first player");
   if (st.next_first === i + 1) badges.push("first next round");
   if (p.ended) badges.push("ended this round");
   if (st.phase !== "over" && view.decision.seat === i + 1) badges.push("to decide");
-  badges.forEach((b, k) => {
-    const y = 112 + k * 22;
-    parts.push(s("rect", { x: 26, y, width: 190, height: 19, rx: 9, fill: b === "to decide" ? "#f5b700" : "#e6d8b5" }));
-    parts.push(text(121, y + 14, b, { "text-anchor": "middle", "font-size": 12, "font-weight": "bold", fill: "#3c2f1d" }));
-  });
-  if (score) {
-    const y = 206;
-    const sharesPounds = Object.values(score.companies).reduce((t, c) => t + c.pounds, 0);
-    parts.push(text(26, y, `${ctx.view.over ? "Final" : "Score now"}: ${score.total}`, { "font-size": 17, "font-weight": "bold" }));
-    parts.push(text(26, y + 20, `cash ${score.cash} · shares ${sharesPounds}`, { "font-size": 12, fill: "#5b4a35" }));
-    parts.push(text(26, y + 37, `diamonds ${score.diamonds} · books ${score.bookkeeping}`, { "font-size": 12, fill: "#5b4a35" }));
-    const held = Object.entries(score.companies).filter(([, c]) => c.shares > 0);
-    let x = 34;
-    for (const [cid, c] of held) {
-      const comp = ctx.cat.companies.find((k) => k.id === cid);
-      parts.push(share(x, y + 62, 9, companyFill(comp), c.shares, comp.colour === "black" || comp.colour === "red" ? "#fff" : "#2a2118"));
-      x += 24;
-    }
-    if (held.length) parts.push(title(held.map(([cid, c]) => `${cid}: ${c.shares} × £${c.value}`).join(", ")));
+  const score = view.score[i];
+  const held = score ? Object.entries(score.companies).filter(([, c]) => c.shares > 0) : [];
+  const sharesPounds = score ? Object.values(score.companies).reduce((t, c) => t + c.pounds, 0) : 0;
+  return { who, badges, score, held, sharesPounds };
+}
+
+function badge(b, x, y, w) {
+  return [s("rect", { x, y, width: w, height: 19, rx: 9, fill: b === "to decide" ? "#f5b700" : "#e6d8b5" }),
+    text(x + w / 2, y + 14, b, { "text-anchor": "middle", "font-size": 12, "font-weight": "bold", fill: "#3c2f1d" })];
+}
+
+function markers(p, i, x0, y) {
+  const out = [];
+  for (let m = 0; m < p.markers_total; m++) {
+    const x = x0 + m * 17;
+    if (m < p.markers) out.push(marker(x, y, 7, i));
+    else out.push(s("circle", { cx: x, cy: y, r: 7, fill: "none", stroke: "#a89570", "stroke-dasharray": "2 2" }));
   }
-  return g({}, parts, title(`P${i + 1} (${PLAYER_NAMES[i]}), ${who}`));
+  return out;
+}
+
+function shareIcons(ctx, held, x, y) {
+  const out = [];
+  for (const [cid, c] of held) {
+    const comp = ctx.cat.companies.find((k) => k.id === cid);
+    out.push(share(x, y, 9, companyFill(comp), c.shares, comp.colour === "black" || comp.colour === "red" ? "#fff" : "#2a2118"));
+    x += 24;
+  }
+  if (held.length) out.push(title(held.map(([cid, c]) => `${cid}: ${c.shares} × £${c.value}`).join(", ")));
+  return out;
+}
+
+function identity(ctx, i, p) {
+  const f = identityFacts(ctx, i, p);
+  const parts = [
+    s("rect", { x: 4, y: 4, width: 222, height: PLAYER_H - 8, rx: 10, fill: "#fbf5e6", stroke: "#b8a47c" }),
+    s("rect", { x: 4, y: 4, width: 14, height: PLAYER_H - 8, rx: 6, fill: PLAYER_FILL[i] }),
+    text(28, 36, `P${i + 1}`, { "font-size": 28, "font-weight": "bold", fill: PLAYER_FILL[i] }),
+  ];
+  parts.push(text(80, 34, f.who, { "font-size": 14, fill: "#5b4a35" }));
+  parts.push(coin(46, 76, 20, p.cash));
+  parts.push(text(74, 72, "cash", { "font-size": 12, fill: "#5b4a35" }));
+  parts.push(text(74, 90, `£${p.cash}`, { "font-size": 16, "font-weight": "bold" }));
+  // bonus markers left
+  parts.push(text(130, 72, "markers", { "font-size": 12, fill: "#5b4a35" }), ...markers(p, i, 138, 86));
+  f.badges.forEach((b, k) => parts.push(...badge(b, 26, 112 + k * 22, 190)));
+  if (f.score) {
+    const y = 206;
+    parts.push(text(26, y, `${ctx.view.over ? "Final" : "Score now"}: ${f.score.total}`, { "font-size": 17, "font-weight": "bold" }));
+    parts.push(text(26, y + 20, `cash ${f.score.cash} · shares ${f.sharesPounds}`, { "font-size": 12, fill: "#5b4a35" }));
+    parts.push(text(26, y + 37, `diamonds ${f.score.diamonds} · books ${f.score.bookkeeping}`, { "font-size": 12, fill: "#5b4a35" }));
+    parts.push(...shareIcons(ctx, f.held, 34, y + 62));
+  }
+  return g({}, parts, title(`P${i + 1} (${PLAYER_NAMES[i]}), ${f.who}`));
+}
+
+/** The identity of a stacked board: a strip across its top (STRIP_H high). */
+function identityStrip(ctx, i, p) {
+  const f = identityFacts(ctx, i, p);
+  const parts = [
+    s("rect", { x: 4, y: 4, width: STACK_W - 8, height: STRIP_H - 8, rx: 10, fill: "#fbf5e6", stroke: "#b8a47c" }),
+    s("rect", { x: 4, y: 4, width: 14, height: STRIP_H - 8, rx: 6, fill: PLAYER_FILL[i] }),
+    text(28, 38, `P${i + 1}`, { "font-size": 28, "font-weight": "bold", fill: PLAYER_FILL[i] }),
+    text(74, 34, f.who, { "font-size": 14, fill: "#5b4a35", textLength: f.who.length > 20 ? 170 : null, lengthAdjust: "spacingAndGlyphs" }),
+    coin(272, 30, 18, p.cash),
+    text(296, 26, "cash", { "font-size": 12, fill: "#5b4a35" }),
+    text(296, 44, `£${p.cash}`, { "font-size": 16, "font-weight": "bold" }),
+    text(350, 24, "markers", { "font-size": 12, fill: "#5b4a35" }),
+    ...markers(p, i, 358, 38),
+  ];
+  f.badges.slice(0, 3).forEach((b, k) => parts.push(...badge(b, 26 + k * 124, 52, 118)));
+  if (f.score) {
+    parts.push(text(26, 94, `${ctx.view.over ? "Final" : "Score now"}: ${f.score.total}`, { "font-size": 15, "font-weight": "bold" }));
+    parts.push(text(154, 93, `cash ${f.score.cash} · shares ${f.sharesPounds} · diamonds ${f.score.diamonds} · books ${f.score.bookkeeping}`,
+      { "font-size": 12, fill: "#5b4a35" }));
+    parts.push(...shareIcons(ctx, f.held, 470, 88));
+  }
+  return g({}, parts, title(`P${i + 1} (${PLAYER_NAMES[i]}), ${f.who}`));
 }
 
 function handRow(ctx, i, p) {
@@ -198,18 +239,34 @@ function tracks(ctx, i, p) {
 /** A player's diamond and bookkeeping tracks (x 966..1600 of a player board): p needs diamond, ink, books, flipped. */
 export { tracks as playerTracks };
 
-/** One SVG per player into #players (the viewed player's first). */
-export function renderPlayers(container, ctx) {
+// A narrow screen (layout.js NARROW) stacks a board: its identity as a strip across
+// the top, the hand and the slots (x 242..882 of the wide board) under it, the diamond
+// and bookkeeping tracks (x 966..1590) at the bottom, so that a tablet shows it whole at
+// its width and a phone needs less sideways scrolling.
+const STACK_W = 648;
+const STRIP_H = 104;
+const HAND_X = 242;
+const TRACKS_X = 966;
+
+/** One SVG per player into #players (the viewed player's first); ``stacked``: the
+ * narrow screen's board, tracks under the slots. */
+export function renderPlayers(container, ctx, stacked = false) {
   const { st } = ctx;
   const order = st.player_states.map((_, i) => i);
   const home = (ctx.viewSeat || 1) - 1;
   order.sort((a, b) => (a === home ? -1 : b === home ? 1 : a - b));
+  const [w, ht] = stacked ? [STACK_W, STRIP_H + 2 * PLAYER_H] : [PLAYER_W, PLAYER_H];
   const nodes = order.map((i) => {
     const p = st.player_states[i];
-    const svg = s("svg", { viewBox: `0 0 ${PLAYER_W} ${PLAYER_H}`, class: i === home ? "me" : null, "data-player": i + 1, role: "group", "aria-label": `Board of P${i + 1}` },
-      s("rect", { x: 0, y: 0, width: PLAYER_W, height: PLAYER_H, fill: "#f3ead6" }),
-      identity(ctx, i, p), handRow(ctx, i, p), slots(ctx, i, p), tracks(ctx, i, p));
-    return svg;
+    let parts = [identity(ctx, i, p), handRow(ctx, i, p), slots(ctx, i, p), tracks(ctx, i, p)];
+    if (stacked) {
+      const [, hand, slotsPart, trk] = parts;
+      const middle = g({ transform: `translate(${4 - HAND_X} ${STRIP_H})` }, hand, slotsPart);
+      trk.setAttribute("transform", `translate(${4 - TRACKS_X} ${STRIP_H + PLAYER_H})`);
+      parts = [identityStrip(ctx, i, p), middle, trk];
+    }
+    return s("svg", { viewBox: `0 0 ${w} ${ht}`, class: i === home ? "me" : null, "data-player": i + 1, role: "group", "aria-label": `Board of P${i + 1}` },
+      s("rect", { x: 0, y: 0, width: w, height: ht, fill: "#f3ead6" }), ...parts);
   });
   container.replaceChildren(...nodes);
 }

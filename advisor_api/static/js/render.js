@@ -10,6 +10,7 @@ import { submit } from "./actions.js";
 import { chancePanel, isLiveChance, markSlots, shownState, syncPicks } from "./chance.js";
 import { closeChooser } from "./clicks.js";
 import { schedulePoll, seatLink } from "./game.js";
+import { NARROW, revealTargets } from "./layout.js";
 import { renderLog } from "./log.js";
 import { closePicker } from "./picker.js";
 import { renderFinal, renderScore } from "./score.js";
@@ -93,10 +94,11 @@ export function render(v) {
   app.ctx = ctx;
   const shown = shownState(v, ctx.st);
   renderBoard($("#board"), shown === ctx.st ? ctx : { ...ctx, st: shown });
-  renderPlayers($("#players"), ctx);
+  renderPlayers($("#players"), ctx, window.matchMedia(NARROW).matches);
   markTargets(ctx);
   markSlots(v);
   drawCosts($("#board"), app.cat, ctx.costs);
+  revealTargets(false, `${v.id}:${v.steps}:${v.seat}`); // a narrow screen: a new decision's targets in view
   renderStatus(ctx);
   renderDecision(ctx);
   renderLog(v);
@@ -194,8 +196,11 @@ function renderDecision(ctx) {
 export function renderLegalList(ctx) {
   const list = $("#legal-steps");
   const filter = $("#legal-filter").value.trim().toLowerCase();
-  const items = ctx.legal.filter((t) => !filter || t.toLowerCase().includes(filter));
+  // each step in plain words (as the log says it), its notation on hover; the filter
+  // finds either
+  const items = ctx.legal.map((t) => [t, S.describe(app.cat, ctx.st, t)])
+    .filter(([t, words]) => !filter || t.toLowerCase().includes(filter) || words.toLowerCase().includes(filter));
   $("#legal-count").textContent = ctx.legal.length ? `(${ctx.legal.length})` : "";
-  list.replaceChildren(...items.map((t) => h("button", { type: "button", "data-step": t, title: S.describe(app.cat, ctx.st, t), onclick: () => submit(t) }, t)));
+  list.replaceChildren(...items.map(([t, words]) => h("button", { type: "button", "data-step": t, title: t, onclick: () => submit(t) }, words)));
   $("#legal-box").hidden = !ctx.legal.length;
 }

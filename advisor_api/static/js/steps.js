@@ -40,10 +40,34 @@ export function cardLabel(cat, name) {
 }
 
 export function displayPrice(cat, st, space) {
-  const card = st.display[space];
-  if (!card) return null;
+  return cardPrice(cat, st ? st.display[space] : null, space);
+}
+
+/** The price of ``card`` in display space ``space`` (crate + the space's modifier). */
+function cardPrice(cat, card, space) {
+  if (!card || !cat.cards[card]) return null;
   const sp = cat.display.spaces.find((x) => x.name === space);
   return Math.max(0, cat.cards[card].crate + (sp ? sp.modifier : 0));
+}
+
+/** What the step's words need of the position it was taken in: the history entry's
+ * ``context`` (the service's facts of the board before it) when given, else the state
+ * ``st`` (the position now, for a step about to be taken), else nothing. */
+function before(cat, st, kind, a, context) {
+  const c = context && typeof context === "object" ? context : null;
+  if (kind === "buy" || kind === "buy-card") {
+    const card = c ? c.card : st && st.display ? st.display[a] : null;
+    return { card: card && cat.cards[card] ? card : null };
+  }
+  if (kind === "take") {
+    const book = c ? c.book : st && st.book_display ? st.book_display[a] : null;
+    return { book: book && cat.books[book] ? book : null };
+  }
+  if (kind === "enter" || kind === "return") {
+    const company = c ? c.company : st ? workCompany(cat, st) : null;
+    return { company: company && cat.companies.some((x) => x.id === company) ? company : null };
+  }
+  return {};
 }
 
 export function bookLabel(cat, name) {
@@ -57,10 +81,12 @@ function bonusSpace(cat, id) {
   return cat.bonus_spaces.find((b) => b.id === id);
 }
 
-/** The step in words (for buttons, the log and the suggestions). */
-export function describe(cat, st, text) {
+/** The step in words (for buttons, the log and the suggestions): read against the
+ * history entry's ``context`` when given (a step taken earlier), else the state ``st``. */
+export function describe(cat, st, text, context = null) {
   const { kind, args } = parse(text);
   const [a, b, c] = args;
+  const was = before(cat, st, kind, a, context);
   switch (kind) {
     case "plan": return `Plan ${cardLabel(cat, a)} in slot ${b}`;
     case "ready": return "Planning done";
@@ -77,8 +103,8 @@ export function describe(cat, st, text) {
     case "end": return a === "-" ? "End the action phase (no resting deck left)" : `End the action phase, take resting deck ${a}`;
     case "first": return "Bonus: become first player";
     case "buy-card": {
-      const p = st ? displayPrice(cat, st, a) : null;
-      const card = st ? st.display[a] : null;
+      const card = was.card;
+      const p = cardPrice(cat, card, a);
       return `Bonus: buy ${card ? cardLabel(cat, card) : "the card"} from ${a}${p !== null ? ` (£${p + (bonusSpace(cat, "buy")?.cost ?? 1)})` : ""}`;
     }
     case "remove-card": {
@@ -96,8 +122,8 @@ export function describe(cat, st, text) {
       return `Bonus: track bonus space ${a}${sp ? ` on track ${sp.track}` : ""}`;
     }
     case "buy": {
-      const p = st ? displayPrice(cat, st, a) : null;
-      const card = st ? st.display[a] : null;
+      const card = was.card;
+      const p = cardPrice(cat, card, a);
       return `Buy ${card ? cardLabel(cat, card) : "the card"} from ${a}${p !== null ? ` for £${p}` : ""}`;
     }
     case "nobuy": return "Buy no card";
@@ -105,16 +131,16 @@ export function describe(cat, st, text) {
       ? "Track steps first (stop before the capital call, keep the pounds)"
       : "Pounds first (they pay the capital call on the track)";
     case "unit": return `1 unit on the ${companyName(cat, a)} track`;
-    case "enter": return `Enter ${regionName(cat, a)} (${a}) with a post from column ${b}`;
+    case "enter": return `Enter ${regionName(cat, a)} (${a}) with a ${was.company ? `${companyName(cat, was.company)} ` : ""}post from column ${b}`;
     case "stop": return "Stop expanding (forfeit the points left)";
-    case "return": return `The ousted post goes back to column ${a}`;
+    case "return": return `The ousted ${was.company ? `${companyName(cat, was.company)} ` : ""}post goes back to column ${a}`;
     case "remove-post": return `Remove a ${companyName(cat, a)} trading post (column ${b})`;
     case "flip": return `Flip the book on bookkeeping space ${a} (£2)`;
     case "noflip": return "Flip no book";
     case "ink": return "Move the ink jar one book on";
     case "halt": return "Stop the ink jar here";
     case "take": {
-      const book = st ? st.book_display[a] : null;
+      const book = was.book;
       return `Take ${book ? bookLabel(cat, book) : "the book"} from ${a}`;
     }
     case "pounds": return "The remaining points as pounds";
@@ -140,8 +166,9 @@ export function workCompany(cat, st) {
   return null;
 }
 
-/** The things on the table a step is played with (see board.js for the names). */
-export function targets(cat, st, text, seat) {
+/** The things on the table a step is played with (see board.js for the names); a
+ * step of the history: with its ``context`` (the position it was taken in). */
+export function targets(cat, st, text, seat, context = null) {
   const { kind, args } = parse(text);
   const [a, b] = args;
   switch (kind) {
@@ -159,7 +186,7 @@ export function targets(cat, st, text, seat) {
     case "buy": return [`display:${a}`];
     case "unit": return [`company:${a}`, `base:${a}`];
     case "enter": return [`region:${a}`];
-    case "return": { const c = workCompany(cat, st); return c ? [`col:${c}:${a}`] : []; }
+    case "return": { const c = before(cat, st, kind, a, context).company; return c ? [`col:${c}:${a}`] : []; }
     case "remove-post": return [`col:${a}:${b}`];
     case "flip": return [`bk:${seat}:${a}`];
     case "take": return [`bookspace:${a}`];

@@ -11,7 +11,8 @@ import { $, seatName } from "./ui.js";
 
 const STARTERS = new Set(["goods", "expand", "keeper", "merchant", "first", "buy-card", "remove-card", "majority", "reserve", "track-bonus", "end", "rest", "tile"]);
 
-/** History entries grouped into moves: {player, source, round, steps, kinds, first, last}. */
+/** History entries grouped into moves: {player, source, round, steps, contexts, kinds,
+ * first, last}; contexts[k]: the service's facts of the board before steps[k]. */
 export function groupHistory(history) {
   const groups = [];
   for (const e of history) {
@@ -27,20 +28,22 @@ export function groupHistory(history) {
     }
     if (join) {
       last.steps.push(e.step);
+      last.contexts.push(e.context ?? null);
       last.kinds.push(kind);
       last.last = e.index;
     } else {
-      groups.push({ player: e.player, source: e.source, round: e.round ?? 0, steps: [e.step], kinds: [kind], first: e.index, last: e.index });
+      groups.push({ player: e.player, source: e.source, round: e.round ?? 0, steps: [e.step], contexts: [e.context ?? null], kinds: [kind], first: e.index, last: e.index });
     }
   }
   return groups;
 }
 
-/** One step in words (st: the state it is read against, or null). */
-export function stepWords(text, st = null) {
+/** One step in words: a step of the history read against its ``context`` (the board
+ * before it, from the service), a step to come against the state ``st``. */
+export function stepWords(text, st = null, context = null) {
   if (!text) return "a face-down choice";
   try {
-    return S.describe(app.cat, st, text);
+    return S.describe(app.cat, st, text, context);
   } catch {
     return text;
   }
@@ -65,17 +68,23 @@ export function groupWords(grp) {
       const [one, many] = CHANCE_NOUN[k] || ["thing", "things"];
       return `${n} ${n === 1 ? one : many}`;
     });
-    if (grp.steps.length === 1 && grp.steps[0]) return stepWords(grp.steps[0]);
+    if (grp.steps.length === 1 && grp.steps[0]) return stepWords(grp.steps[0], null, contextOf(grp, 0));
     return `Dealt ${parts.join(", ")}`;
   }
   if (grp.steps.every((t) => t === null)) {
     return grp.steps.length > 1 ? `planned ${grp.steps.length} cards face down (shown at the reveal)` : "a face-down choice (shown at the reveal)";
   }
   const hidden = grp.steps.filter((t) => t === null).length;
-  const shown = grp.steps.filter(Boolean).map((t) => stepWords(t));
+  const shown = grp.steps.map((t, k) => (t ? stepWords(t, null, contextOf(grp, k)) : null)).filter(Boolean);
   if (!hidden) return shown.join("; ");
   const face = grp.kinds.includes("ready") || grp.steps.length > 1 ? `planned ${hidden} card${hidden === 1 ? "" : "s"} face down` : "a face-down choice";
   return [face, ...shown].join("; ");
+}
+
+/** The context of a group's k-th step (the board before it); {} when the service sent
+ * none, so that the step is never read against the board as it is now. */
+export function contextOf(grp, k) {
+  return (grp.contexts && grp.contexts[k]) || {};
 }
 
 /** The notation of a move, for a title attribute. */
@@ -110,10 +119,10 @@ function highlight(v, moves) {
   const st = v.observation.state;
   for (const grp of moves) {
     const seat = seatOf(grp.player);
-    for (const t of grp.steps) {
+    for (const [k, t] of grp.steps.entries()) {
       if (!t) continue;
       let keys = [];
-      try { keys = S.targets(app.cat, st, t, seat); } catch { keys = []; }
+      try { keys = S.targets(app.cat, st, t, seat, contextOf(grp, k)); } catch { keys = []; }
       for (const key of keys) {
         for (const node of document.querySelectorAll(`[data-target="${CSS.escape(key)}"]`)) node.classList.add("last-move");
       }
@@ -142,7 +151,7 @@ function showBanner(v, moves) {
     box.replaceChildren();
     return;
   }
-  const items = told.map((grp) => h("li", { title: groupNotation(grp) },
+  const items = told.map((grp) => h("li", { title: groupNotation(grp), "data-steps": `${grp.first}-${grp.last}` },
     h("b", {}, `${seatName(v, seatOf(grp.player))}: `), groupWords(grp)));
   const close = h("button", { type: "button", class: "dismiss", "aria-label": "Dismiss", title: "Dismiss" }, "×");
   close.addEventListener("click", () => {

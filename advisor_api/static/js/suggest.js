@@ -97,7 +97,7 @@ function solverWords(line, sure) {
   if (!sv) return null;
   const what = SOLVED[sv.kind] || sv.kind;
   if (sv.agrees) return `The exact ${sv.kind} solver finds the same ${what}.`;
-  const route = stepsWords(sv.steps);
+  const route = stepsWords(sv.steps, app.ctx ? app.ctx.st : null); // from the position now
   const advice = sure && sure.word === "close call"
     ? "Close call: the solver's choice is as good as this line."
     : "The advisor recommends this line: the search looks ahead to the end of the game, the solver only maximises this " + `${what}'s immediate value.`;

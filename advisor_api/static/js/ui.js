@@ -18,7 +18,11 @@ export function message(kind, textOrNode) {
     return;
   }
   box.className = kind;
-  box.replaceChildren(typeof textOrNode === "string" ? document.createTextNode(textOrNode) : textOrNode);
+  const close = document.createElement("button");
+  Object.assign(close, { type: "button", className: "dismiss", title: "Dismiss", textContent: "×" });
+  close.setAttribute("aria-label", "Dismiss the message");
+  close.addEventListener("click", () => message(null));
+  box.replaceChildren(close, typeof textOrNode === "string" ? document.createTextNode(textOrNode) : textOrNode);
   box.hidden = false;
 }
 
