@@ -106,11 +106,13 @@ def _choose(steps: list[str], busy: bool, tried: set[str]) -> str:
     on the tracks), else one that does something; never the end of a phase early."""
     kind = [s.split()[0] for s in steps]
     if busy:
+        doing = [s for s, k in zip(steps, kind, strict=True) if k not in ENDING]
         fresh = [s for s, k in zip(steps, kind, strict=True)
                  if k not in tried and k not in ("end", "ready", "remove-card")]
-        doing = [s for s, k in zip(steps, kind, strict=True) if k not in ENDING]
-        if fresh or doing:
-            pick = (fresh or doing)[0]
+        # a new kind that does something, else a new way out (nothing bought), else any
+        # that does something
+        pick = next(iter([s for s in fresh if s in doing] + fresh + doing), None)
+        if pick:
             tried.add(pick.split()[0])
             return pick
     for preferred in PREFERRED:
@@ -209,6 +211,10 @@ class Table:
         self.taps = 0
 
     def shot(self, name: str) -> None:
+        # as the player sees it once the log's new moves have appeared (not mid-fade)
+        self.page.wait_for_function(
+            "document.getAnimations().every(a => a.playState !== 'running'"
+            " || a.effect.getComputedTiming().iterations === Infinity)", timeout=5000)
         path = ARTIFACTS / f"game-{self.size}-{name}.png"
         self.page.screenshot(path=str(path))
         self.shots.append(path.name)
@@ -352,7 +358,7 @@ def _create_game(table: Table, base: str) -> str:
     table.tap(page.locator("tr[data-seat='2'] .ng-custom"))
     page.fill("tr[data-seat='2'] .ng-custom", AI)
     table.tap(page.locator("#ng-seed"))
-    page.fill("#ng-seed", "11")
+    page.fill("#ng-seed", "2")
     table.tap(page.locator("label:has(input[name=setup][value=first])"))
     table.tap(page.locator("label:has(input[name=mode][value=play])"))
     table.shot("dialog")

@@ -332,6 +332,22 @@ function keepInView(node) {
   show([cx - w / 2, cy - h / 2, w, h]);
 }
 
+/** --chrome: the height the header, the tab bar and the margins take from a narrow
+ * screen, for the board to fill the rest. */
+function wireChrome() {
+  const header = $("#top");
+  const bar = $("#panes");
+  if (!header || !bar) return;
+  const set = () => {
+    const px = Math.ceil(header.getBoundingClientRect().height + bar.getBoundingClientRect().height + 12);
+    document.documentElement.style.setProperty("--chrome", `${px}px`);
+  };
+  const watch = new ResizeObserver(set);
+  watch.observe(header);
+  watch.observe(bar);
+  set();
+}
+
 export function wireLayout() {
   for (const b of document.querySelectorAll("#panes button")) b.addEventListener("click", () => showPane(b.dataset.pane));
   const skip = document.querySelector("a.skip");
@@ -342,8 +358,13 @@ export function wireLayout() {
       $("#decision").focus();
     });
   }
+  wireChrome();
   wireZoom();
   wireKeyboard();
+  // a narrow screen plays on the board and the decision's buttons: the list of every
+  // legal step starts folded (one tap opens it), the round summary and the rest close
+  // under the decision
+  if (narrow()) $("#legal-box").open = false;
   const mq = window.matchMedia(NARROW);
   mq.addEventListener("change", resetPanes);
   // a phone turned on its side: its panes open afresh

@@ -173,13 +173,15 @@ function money(sc) {
 
 const CATEGORIES = [["cash", "Cash"], ["shares", "Shares"], ["diamonds", "Diamonds"], ["bookkeeping", "Bookkeeping"], ["total", "Total"]];
 
+/** The round summary's box: under the decision, which stays at the top of the side
+ * panel (in view on a laptop with the summary shown). */
 function summaryBox() {
   let box = document.getElementById("round-summary");
   if (!box) {
     box = h("section", { id: "round-summary", class: "panel", "aria-labelledby": "round-summary-title", hidden: "" });
     const side = $("#side");
     const decision = $("#decision");
-    if (side && decision) side.insertBefore(box, decision);
+    if (side && decision) side.insertBefore(box, decision.nextSibling);
     else document.body.append(box);
   }
   return box;
