@@ -94,11 +94,11 @@ export function describe(cat, st, text, context = null) {
       const cards = a.split("+");
       const total = cards.reduce((t, n) => t + (cat.cards[n] ? cat.cards[n].value : 0), 0);
       const good = cat.cards[cards[0]] ? cat.cards[cards[0]].good : "goods";
-      return `Goods: ${cards.join(" + ")} (${total} ${good})`;
+      return `Goods: ${cards.map((n) => cardLabel(cat, n)).join(" + ")} = ${total} ${good}`; // "Goods: Coffee 2 (cof2/1) = 2 coffee"
     }
     case "expand": return `Expand ${companyName(cat, a)}`;
-    case "keeper": return `Bookkeeper: ${cardLabel(cat, a)}`;
-    case "merchant": return `Diamond merchant: ${cardLabel(cat, a)}`;
+    case "keeper": return `Use ${cardLabel(cat, a)}`; // "Use Bookkeeper 2 (A9)"
+    case "merchant": return `Use ${cardLabel(cat, a)}`; // "Use Cairo merchant (B11)"
     case "plus1": return `Lay the +1 tile on ${cardLabel(cat, a)}`;
     case "end": return a === "-" ? "End the action phase (no resting deck left)" : `End the action phase, take resting deck ${a}`;
     case "first": return "Bonus: become first player";
