@@ -1,0 +1,181 @@
+"""Seat balance in self-play: does the first seat win more than half, and why?
+
+The same bot plays both seats of two-player games, so a seat that wins more than half
+is favoured by the rules, the reconstructed components or by how the bot plays each
+seat. The probe separates them:
+
+* ``--setup first-game``: tracks A1 B1 C1 D1 and the fixed starting tiles;
+* ``--setup variable``: the track cards and two starting tiles per seat dealt at random;
+* ``--setup variable-first-game``: the variable setup's steps (tracks dealt, two tiles
+  dealt per seat, each seat choosing one), but every deal and choice forced to the
+  first-game components: what the dealing itself changes;
+* ``--setup variable-tiles`` / ``variable-tracks``: only the tiles / only the tracks
+  dealt at random, the other forced to the first game's.
+
+With ``variable`` the report also gives the first seat's win rate by the tile it kept
+(a tile that favours its holder shows in both seats). Whatever the setup it gives the
+first-player actions each seat took, the rounds each seat started as first player and
+its action turns. A bot-dependent sign (one bot favouring seat 1, another seat 2, on
+the same setup) points at the bots, not the rules.
+
+    .venv/bin/python -m benchmarks.seat_balance --bot greedy:eval=learned --games 200
+    .venv/bin/python -m benchmarks.seat_balance --bot mcts:iterations=300 --games 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+from collections import defaultdict
+from dataclasses import dataclass
+from multiprocessing import get_context
+
+from engine import State, Step, apply_move, legal_steps, new_game, observe, score, winners
+from search.bot_specs import make_bot
+
+SETUPS = ("first-game", "variable", "variable-first-game", "variable-tiles",
+          "variable-tracks")
+# Which components each variable setup forces to the first game's.
+_FORCED_TRACKS = frozenset({"variable-first-game", "variable-tiles"})
+_FORCED_TILES = frozenset({"variable-first-game", "variable-tracks"})
+
+
+@dataclass
+class SeatGame:
+    won: list[float]  # per seat: 1, 1/k for a shared win, 0
+    totals: list[int]
+    tiles: list[int]  # starting tile kept per seat
+    first_actions: list[int]  # first-player actions taken per seat
+    rounds_started: list[int]  # rounds begun as first player, per seat
+    action_turns: list[int]
+
+
+def _forced_chance(s: State, step: Step, setup: str) -> Step:
+    """The first-game component for a dealt track or tile, where ``setup`` forces it."""
+    cat = s.cat
+    legal = legal_steps(s)
+    if step.kind == "deal-track" and setup in _FORCED_TRACKS:
+        return next(x for x in legal if x.b == cat.first_game_tracks[x.a])
+    if step.kind == "deal-tile" and setup in _FORCED_TILES:
+        seat = step.a
+        want = cat.first_game_tiles[seat]
+        if want not in s.players[seat].tile_options:
+            return next((x for x in legal if x.b == want), step)
+        others = set(cat.first_game_tiles[:s.n])  # the second tile: nobody's first-game one
+        return next((x for x in legal if x.b not in others), step)
+    return step
+
+
+def advance(s: State, setup: str) -> State:
+    """Play the chance events (a dealt track or tile forced to the first game's where
+    ``setup`` says so) and the forced starting-tile choices, up to the next decision a
+    bot makes (or the end)."""
+    forced_tiles = setup in _FORCED_TILES
+    while not s.is_over():
+        d = s.decision
+        if d.kind == "chance":
+            s = s.apply(_forced_chance(s, s.sample_chance(), setup))
+        elif forced_tiles and d.kind == "starting-tile":
+            want = s.cat.first_game_tiles[d.player]
+            s = s.apply(next(x for x in legal_steps(s) if x.a == want))
+        else:
+            break
+    return s
+
+
+def play(args: tuple[str, str, int]) -> SeatGame:
+    """One self-play game of ``bot`` with ``setup`` and game seed ``seed``."""
+    bot, setup, seed = args
+    s = new_game(players=2, seed=seed, variable=setup != "first-game")
+    bots = [make_bot(bot, seed=seed * 7 + k) for k in range(2)]
+    firsts, started, turns = [0, 0], [0, 0], [0, 0]
+    round_seen = 0
+    while not (s := advance(s, setup)).is_over():
+        d = s.decision
+        if s.round != round_seen:
+            round_seen = s.round
+            started[s.first] += 1
+        move = bots[d.player].choose(observe(s, d.player))
+        firsts[d.player] += sum(step.kind == "first" for step in move.steps)
+        turns[d.player] += d.kind == "action"
+        s = apply_move(s, move)
+    best = winners(s)
+    return SeatGame(won=[1 / len(best) if k in best else 0.0 for k in range(2)],
+                    totals=[sc.total for sc in score(s)],
+                    tiles=[p.tile for p in s.players], first_actions=firsts,
+                    rounds_started=started, action_turns=turns)
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """95% Wilson interval of a win rate."""
+    z = 1.96
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def run(bot: str, setup: str, games: int, seed: int, jobs: int) -> list[SeatGame]:
+    if setup not in SETUPS:
+        raise ValueError(f"setup: one of {', '.join(SETUPS)}, got {setup!r}")
+    make_bot(bot)  # a bad spec fails here, not in a worker
+    rng = random.Random(seed)
+    tasks = [(bot, setup, rng.randrange(1 << 30)) for _ in range(games)]
+    if jobs <= 1:
+        return [play(t) for t in tasks]
+    with get_context("fork").Pool(jobs) as pool:
+        return pool.map(play, tasks)
+
+
+def report(bot: str, setup: str, rows: list[SeatGame]) -> str:
+    n = len(rows)
+    wins = sum(r.won[0] for r in rows)
+    lo, hi = wilson(wins, n)
+
+    def mean(values: list[float]) -> str:
+        return f"{sum(values) / n:.2f}"
+
+    lines = [
+        f"{bot}, {setup} setup, {n} games: seat 1 wins {wins:g} ({wins / n:.1%}, "
+        f"95% CI {lo:.0%}-{hi:.0%})",
+        "                    seat 1   seat 2",
+    ]
+    for label, pick in (("final money", lambda r, k: r.totals[k]),
+                        ("first-player takes", lambda r, k: r.first_actions[k]),
+                        ("rounds started", lambda r, k: r.rounds_started[k]),
+                        ("action turns", lambda r, k: r.action_turns[k])):
+        a = mean([pick(r, 0) for r in rows])
+        b = mean([pick(r, 1) for r in rows])
+        lines.append(f"{label:<20}{a:>7}  {b:>7}")
+    if setup in ("variable", "variable-tiles"):
+        by_tile: dict[tuple[int, int], list[float]] = defaultdict(list)
+        for r in rows:
+            for k in range(2):
+                by_tile[(r.tiles[k], k)].append(r.won[k])
+        lines.append("win rate by tile kept: tile (seat 1 | seat 2)")
+        for tile in sorted({t for t, _ in by_tile}):
+            cells = []
+            for k in range(2):
+                got = by_tile.get((tile, k), [])
+                cells.append(f"{sum(got) / len(got):.0%} of {len(got)}" if got else "-")
+            lines.append(f"  tile {tile + 1}: {cells[0]} | {cells[1]}")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bot", default="greedy:eval=learned")
+    ap.add_argument("--setup", default="first-game", choices=SETUPS)
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    args = ap.parse_args()
+    if args.games < 1:
+        ap.error("--games: at least 1")
+    rows = run(args.bot, args.setup, args.games, args.seed, args.jobs)
+    print(report(args.bot, args.setup, rows))
+
+
+if __name__ == "__main__":
+    main()
