@@ -12,8 +12,9 @@ seat. The probe separates them:
 * ``--setup variable-tiles`` / ``variable-tracks``: only the tiles / only the tracks
   dealt at random, the other forced to the first game's.
 
-With ``variable`` the report also gives the first seat's win rate by the tile it kept
-(a tile that favours its holder shows in both seats). Whatever the setup it gives the
+With random tiles the report also gives the win rate by the tile kept, per seat (a tile
+that favours its holder shows in both seats); with random tracks, seat 1's win rate by
+each track in play. Whatever the setup it gives the
 first-player actions each seat took, the rounds each seat started as first player and
 its action turns. A bot-dependent sign (one bot favouring seat 1, another seat 2, on
 the same setup) points at the bots, not the rules.
@@ -46,6 +47,7 @@ class SeatGame:
     won: list[float]  # per seat: 1, 1/k for a shared win, 0
     totals: list[int]
     tiles: list[int]  # starting tile kept per seat
+    tracks: tuple[int, ...]  # the track card at each company's edge
     first_actions: list[int]  # first-player actions taken per seat
     rounds_started: list[int]  # rounds begun as first player, per seat
     action_turns: list[int]
@@ -103,7 +105,8 @@ def play(args: tuple[str, str, int]) -> SeatGame:
     best = winners(s)
     return SeatGame(won=[1 / len(best) if k in best else 0.0 for k in range(2)],
                     totals=[sc.total for sc in score(s)],
-                    tiles=[p.tile for p in s.players], first_actions=firsts,
+                    tiles=[p.tile for p in s.players], tracks=tuple(s.tracks),
+                    first_actions=firsts,
                     rounds_started=started, action_turns=turns)
 
 
@@ -160,6 +163,15 @@ def report(bot: str, setup: str, rows: list[SeatGame]) -> str:
                 got = by_tile.get((tile, k), [])
                 cells.append(f"{sum(got) / len(got):.0%} of {len(got)}" if got else "-")
             lines.append(f"  tile {tile + 1}: {cells[0]} | {cells[1]}")
+    if setup in ("variable", "variable-tracks"):
+        by_track: dict[int, list[float]] = defaultdict(list)
+        for r in rows:
+            for track in r.tracks:
+                by_track[track].append(r.won[0])
+        lines.append("seat 1's win rate by track in play")
+        for track in sorted(by_track):
+            got = by_track[track]
+            lines.append(f"  track {track}: {sum(got) / len(got):.0%} of {len(got)}")
     return "\n".join(lines)
 
 
