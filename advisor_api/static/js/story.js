@@ -130,16 +130,22 @@ function highlight(v, moves) {
   }
 }
 
-function bannerBox() {
-  let box = document.getElementById("last-move");
+/** The side panel's box ``id``, made by ``make`` and put just before the decision (or
+ * just after it, ``afterDecision``) the first time it is asked for. */
+function sideBox(id, make, afterDecision) {
+  let box = document.getElementById(id);
   if (!box) {
-    box = h("div", { id: "last-move", role: "status", "aria-live": "polite", hidden: "" });
+    box = make();
     const side = $("#side");
     const decision = $("#decision");
-    if (side && decision) side.insertBefore(box, decision);
+    if (side && decision) side.insertBefore(box, afterDecision ? decision.nextSibling : decision);
     else document.body.append(box);
   }
   return box;
+}
+
+function bannerBox() {
+  return sideBox("last-move", () => h("div", { id: "last-move", role: "status", "aria-live": "polite", hidden: "" }), false);
 }
 
 function showBanner(v, moves) {
@@ -176,15 +182,7 @@ const CATEGORIES = [["cash", "Cash"], ["shares", "Shares"], ["diamonds", "Diamon
 /** The round summary's box: under the decision, which stays at the top of the side
  * panel (in view on a laptop with the summary shown). */
 function summaryBox() {
-  let box = document.getElementById("round-summary");
-  if (!box) {
-    box = h("section", { id: "round-summary", class: "panel", "aria-labelledby": "round-summary-title", hidden: "" });
-    const side = $("#side");
-    const decision = $("#decision");
-    if (side && decision) side.insertBefore(box, decision.nextSibling);
-    else document.body.append(box);
-  }
-  return box;
+  return sideBox("round-summary", () => h("section", { id: "round-summary", class: "panel", "aria-labelledby": "round-summary-title", hidden: "" }), true);
 }
 
 function showSummary(v, round) {
