@@ -26,13 +26,13 @@ the same setup) points at the bots, not the rules.
 from __future__ import annotations
 
 import argparse
-import math
 import random
 from collections import defaultdict
 from dataclasses import dataclass
 from multiprocessing import get_context
 
 from engine import State, Step, apply_move, legal_steps, new_game, observe, score, winners
+from search.arena import wilson_interval
 from search.bot_specs import make_bot
 
 SETUPS = ("first-game", "variable", "variable-first-game", "variable-tiles",
@@ -110,15 +110,6 @@ def play(args: tuple[str, str, int]) -> SeatGame:
                     rounds_started=started, action_turns=turns)
 
 
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """95% Wilson interval of a win rate."""
-    z = 1.96
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def run(bot: str, setup: str, games: int, seed: int, jobs: int) -> list[SeatGame]:
     if setup not in SETUPS:
         raise ValueError(f"setup: one of {', '.join(SETUPS)}, got {setup!r}")
@@ -134,7 +125,7 @@ def run(bot: str, setup: str, games: int, seed: int, jobs: int) -> list[SeatGame
 def report(bot: str, setup: str, rows: list[SeatGame]) -> str:
     n = len(rows)
     wins = sum(r.won[0] for r in rows)
-    lo, hi = wilson(wins, n)
+    lo, hi = wilson_interval(wins, n)
 
     def mean(values: list[float]) -> str:
         return f"{sum(values) / n:.2f}"

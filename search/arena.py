@@ -81,6 +81,22 @@ def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -
     )
 
 
+def wilson_interval(wins: float, games: int) -> tuple[float, float]:
+    """95% Wilson interval of a win rate of ``wins`` in ``games`` ((0, 0) for no games).
+
+    >>> [round(x, 3) for x in wilson_interval(5, 10)]
+    [0.237, 0.763]
+    """
+    if not games:
+        return 0.0, 0.0
+    z = 1.96
+    n = games
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
 @dataclass
 class BotStats:
     spec: str
@@ -105,14 +121,7 @@ class BotStats:
 
     def confidence(self) -> tuple[float, float]:
         """95% Wilson interval of the win rate."""
-        n = self.games
-        if not n:
-            return 0.0, 0.0
-        z = 1.96
-        p = self.win_rate
-        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-        half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-        return max(0.0, centre - half), min(1.0, centre + half)
+        return wilson_interval(self.wins, self.games)
 
     def mean(self, total: float) -> float:
         return total / self.games if self.games else 0.0
