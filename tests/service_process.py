@@ -12,8 +12,10 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
 
 
 def free_port() -> int:
@@ -63,3 +65,20 @@ def serving(db: Path, log: Path, env: dict[str, str] | None = None
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
+
+
+def service_fixture(folder: str, env: dict[str, str]) -> Any:
+    """A module-scoped pytest fixture: ``mombasa serve`` on a free port with a database
+    in a temporary folder named after ``folder``, with ``env`` added to the environment;
+    yields the service's base URL.
+
+    >>> service = service_fixture("web-layout", {"MOMBASA_WORKERS": "1"})  # in a module
+    """
+
+    @pytest.fixture(scope="module")
+    def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+        tmp = tmp_path_factory.mktemp(folder)
+        with serving(tmp / "games.db", tmp / "serve.log", env) as (_, base):
+            yield base
+
+    return service

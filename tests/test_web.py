@@ -26,22 +26,15 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright import sync_api
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.service_process import serving
+from tests.browser import ARTIFACTS, Console, artifacts
+from tests.service_process import service_fixture
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                 "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 AI = "mcts:iterations=10"
 # The browser reports every HTTP error answer of a fetch() on the console; the one the
 # test provokes on purpose (an illegal click, answered 409 with its reason) is expected.
@@ -50,40 +43,7 @@ CONFLICT_LOG = "the server responded with a status of 409 (Conflict)"
 PREFERRED = ("end", "ready", "nobuy", "stop", "pounds", "halt", "noflip", "rest", "tile")
 
 
-
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """``mombasa serve`` on a free port with a temporary database; yields its URL."""
-    tmp = tmp_path_factory.mktemp("web")
-    env = {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"}
-    with serving(tmp / "games.db", tmp / "serve.log", env) as (_, base):
-        yield base
-
-
-def chromium() -> Iterator[Any]:
-    """A headless Chromium for one test module (the browser tests share it)."""
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (make test does)")
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
-
-
-class Console:
-    """Console messages of type error and uncaught page errors."""
-
-    def __init__(self, page: Any) -> None:
-        self.errors: list[str] = []
-        page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+service = service_fixture("web", {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"})
 
 
 def _settle(page: Any, timeout: float = 30) -> str:
@@ -447,20 +407,13 @@ def _pounds(text: str) -> int:
     return int(text.rsplit("=", 1)[-1].strip())
 
 
-def _artifacts() -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    ignore = ARTIFACTS / ".gitignore"  # the folder ignores itself
-    if not ignore.exists():
-        ignore.write_text("*\n")
-
-
 @pytest.mark.parametrize("size", list(SIZES))
 def test_play_a_game_against_the_ai(service: str, browser: Any, size: str) -> None:
     """A whole game against the AI at a phone's, a tablet's and a laptop's size, played
     by taps (phone, tablet: a touch screen) or clicks (laptop) on the page's own
     controls: the board's targets in the pane that shows them, the decision's buttons,
     the chooser, a suggestion line. Screenshots of every phase at every size."""
-    _artifacts()
+    artifacts()
     started = time.monotonic()
     width, height = SIZES[size]
     touch = size != "laptop"

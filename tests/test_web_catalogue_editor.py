@@ -12,33 +12,21 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 
 import engine
-from tests.service_process import serving
-from tests.test_web import ARTIFACTS, Console, chromium
+from tests.browser import ARTIFACTS, Console
+from tests.service_process import service_fixture
 
 NAME = "table copy"
 FIELD = '[data-path="books[0].reward.pounds"]'
 ERROR = '.cat-error[data-error-for="books[0].reward.pounds"]'
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("web-catalogue")
-    env = {"MOMBASA_WORKERS": "1", "MOMBASA_MAX_BOT_TIME": "2"}
-    with serving(tmp / "games.db", tmp / "serve.log", env) as (_, base):
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
+service = service_fixture("web-catalogue", {"MOMBASA_WORKERS": "1", "MOMBASA_MAX_BOT_TIME": "2"})
 
 
 def _valid(page: Any) -> None:

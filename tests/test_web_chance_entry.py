@@ -15,30 +15,20 @@ a message when it no longer fits.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.service_process import serving
+from tests.browser import ARTIFACTS, Console, artifacts
+from tests.service_process import service_fixture
 from tests.test_api_helpers import TOKENS, auth, remember
-from tests.test_web import ARTIFACTS, Console, _artifacts, chromium
 
 PICKER = "#picker:not([hidden])"
 OPTIONS = "#picker-list [role=option]"
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("web-chance")
-    with serving(tmp / "games.db", tmp / "serve.log", {"MOMBASA_WORKERS": "1"}) as (_, base):
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
+service = service_fixture("web-chance", {"MOMBASA_WORKERS": "1"})
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +86,7 @@ def _pending(page: Any) -> int:
 def test_whole_setup_in_any_order(service: str, browser: Any, catalogue: dict[str, Any]
                                   ) -> None:
     """24 spaces in a shuffled order: one click on the space and one pick each."""
-    _artifacts()
+    artifacts()
     gid = _live_game(service, seed=21)
     page, console = _open(browser, service, gid)
     assert page.evaluate("document.body.dataset.decision") == "chance"

@@ -16,15 +16,14 @@ suggestion line and buttons. The screenshots of every phase at every size go to
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.service_process import serving
-from tests.test_web import ARTIFACTS, Console, _artifacts, chromium
+from tests.browser import ARTIFACTS, Console, artifacts
+from tests.service_process import service_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
 AXE = ROOT / "tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
@@ -62,17 +61,7 @@ TARGETS_JS = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("web-layout")
-    env = {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"}
-    with serving(tmp / "games.db", tmp / "serve.log", env) as (_, base):
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
+service = service_fixture("web-layout", {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"})
 
 
 @pytest.fixture(scope="module")
@@ -195,7 +184,7 @@ def _check(page: Any, size: str, phase: str, source: str, report: dict[str, Any]
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_layout_at_each_size(service: str, browser: Any, axe_source: str, size: str) -> None:
-    _artifacts()
+    artifacts()
     width, height = SIZES[size]
     page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
     console = Console(page)  # (reduced motion: axe would measure the log mid-animation)
@@ -254,7 +243,7 @@ def _tab_to(page: Any, test: str, limit: int = 600) -> None:
 def test_a_round_by_keyboard(service: str, browser: Any) -> None:
     """Round 1 against the AI with Tab and Enter only: a card planned by its board
     targets (hand card, then slot), every other step by its button."""
-    _artifacts()
+    artifacts()
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     console = Console(page)
     page.goto(service + "/")

@@ -28,22 +28,16 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 
 import engine
-from tests.service_process import serving
+from tests.browser import ARTIFACTS, Console, artifacts
+from tests.service_process import service_fixture
 from tests.test_api_helpers import TOKENS, auth
-from tests.test_web import (
-    ARTIFACTS,
-    Console,
-    _artifacts,
-    assert_final_score_shown,
-    chromium,
-)
+from tests.test_web import assert_final_score_shown
 
 REFERENCE_SEED = 7  # the reference game whose chance outcomes the table "reveals"
 SHUFFLE_SEED = 14  # the order in which the revealed spaces are clicked
@@ -69,16 +63,7 @@ STATE_JS = """async () => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("web-live")
-    with serving(tmp / "games.db", tmp / "serve.log", {"MOMBASA_WORKERS": "1"}) as (_, base):
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
+service = service_fixture("web-live", {"MOMBASA_WORKERS": "1"})
 
 
 class Mirror:
@@ -238,7 +223,7 @@ def _planning_suggestions(page: Any, base: str, gid: str) -> None:
 
 
 def test_live_three_player_game_mirrored_from_seat_2(service: str, browser: Any) -> None:
-    _artifacts()
+    artifacts()
     started = time.perf_counter()
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     console = Console(page)

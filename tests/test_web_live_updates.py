@@ -10,15 +10,13 @@ browser) is printed (``-s``) and written to ``test-artifacts/live-updates.txt``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
-from tests.service_process import serving
+from tests.browser import ARTIFACTS, Console
+from tests.service_process import service_fixture
 from tests.test_api_helpers import auth, play_to_context_steps, remember
-from tests.test_web import ARTIFACTS, Console, chromium
 
 # Each page records when it renders a new step count (Date.now(), the same clock in
 # both tabs).
@@ -36,16 +34,7 @@ STATE_JS = """async () => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("web-events")
-    with serving(tmp / "games.db", tmp / "serve.log", {"MOMBASA_WORKERS": "1"}) as (_, base):
-        yield base
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    yield from chromium()
+service = service_fixture("web-events", {"MOMBASA_WORKERS": "1"})
 
 
 def _rendered_at(page: Any, steps: int) -> float:
