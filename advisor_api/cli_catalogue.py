@@ -39,7 +39,7 @@ catalogue_app = typer.Typer(
 # ``default_catalogue()`` follows MOMBASA_CATALOGUE), so it is found beside the package.
 SHIPPED = Path(engine.__file__).resolve().parent / "data" / "catalogue.json"
 DEFAULT_WORD = "default"
-COMMENT = "//"  # the loader's comment prefix (engine/catalogue/checks.py, strip_comments)
+COMMENT = "//"  # the loader's comment prefix (see engine.Catalogue.without_comments)
 SECTIONS = ("regions", "tracks", "cards", "books", "bonus", "player-tracks")
 
 FileArg = Annotated[str, typer.Argument(
@@ -125,16 +125,7 @@ def load(spec: str) -> Loaded:
     except Exception as exc:  # a loader bug must still not end in a traceback
         raise Problem(label, "invalid", f"the loader failed: {type(exc).__name__}: {exc}",
                       path=None) from None
-    return Loaded(label, path, strip_comments(raw), cat)
-
-
-def strip_comments(value: Any) -> Any:
-    """The parsed file without its comment keys (the loader's rule, for ``diff``)."""
-    if isinstance(value, dict):
-        return {k: strip_comments(v) for k, v in value.items() if not k.startswith(COMMENT)}
-    if isinstance(value, list):
-        return [strip_comments(v) for v in value]
-    return value
+    return Loaded(label, path, engine.Catalogue.without_comments(raw), cat)
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:

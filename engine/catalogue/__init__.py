@@ -121,6 +121,16 @@ class Catalogue:
     base_slots: int
     max_slots: int
 
+    @staticmethod
+    def without_comments(raw: Any) -> Any:
+        """A parsed catalogue file as the loader reads it: every comment key (``//...``)
+        dropped, at any depth (for tools that compare files value by value).
+
+        >>> Catalogue.without_comments({"//": "note", "books": [{"// why": 1, "letter": "A"}]})
+        {'books': [{'letter': 'A'}]}
+        """
+        return strip_comments(raw)
+
     @property
     def n_cards(self) -> int:
         return len(self.cards)
