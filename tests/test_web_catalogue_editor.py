@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 
 import engine
-from tests.browser import ARTIFACTS, Console
+from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
 
 NAME = "table copy"
@@ -61,7 +61,7 @@ def test_edit_save_and_play_with_a_catalogue(service: str, browser: Any,
     assert page.get_attribute(FIELD, "aria-invalid") == "true"
     assert "books[0].reward.pounds: must be >= 0, got -1" in page.inner_text("#cat-status")
     assert "has-error" in (page.get_attribute('#cat-tabs [data-section="books"]', "class") or "")
-    page.screenshot(path=str(ARTIFACTS / "catalogue-error.png"))
+    page.screenshot(path=str(artifacts() / "catalogue-error.png"))
 
     # fixed: no error, and the book is drawn with its new reward
     page.fill(FIELD, "6")

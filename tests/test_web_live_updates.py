@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from tests.browser import ARTIFACTS, Console
+from tests.browser import ARTIFACTS, Console, artifacts
 from tests.service_process import service_fixture
 from tests.test_api_helpers import auth, play_to_context_steps, remember
 
@@ -99,8 +99,7 @@ def test_two_tabs_stay_in_step(service: str, browser: Any) -> None:
             b.click("#legal-steps button[data-step]")
             delays.append(_rendered_at(a, steps + 1) - _rendered_at(b, steps + 1))
         worst = max(delays)
-        ARTIFACTS.mkdir(exist_ok=True)
-        (ARTIFACTS / "live-updates.txt").write_text(
+        (artifacts() / "live-updates.txt").write_text(
             "tab-sync delays (ms): " + ", ".join(f"{d:.0f}" for d in delays) + "\n")
         print(f"tab-sync delays (ms): {[round(d) for d in delays]}")
         assert worst < 1000, delays
