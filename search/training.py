@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine import default_catalogue
 from search.dataset import Dataset
 from search.value_model import ValueModel, fit, fit_residual, residual_inputs
 
@@ -58,7 +59,9 @@ def train(data: Dataset, ridge: float = 1.0, holdout: int = 5, min_rows: int = 2
     """Fit on all but every ``holdout``-th game, report on those, then fit on all.
 
     ``hidden`` > 0 adds the non-linear correction (:mod:`search.residual_net`) with that
-    many hidden units; the report then also gives the linear part's error alone."""
+    many hidden units; the report then also gives the linear part's error alone. The
+    model's ``meta["catalogue"]`` is the fingerprint of this process's catalogue (fit
+    under the ``MOMBASA_CATALOGUE`` the data were played with)."""
     test = data.games % holdout == 0
     train_part, test_part = data.subset(~test), data.subset(test)
     if len(test_part.targets) == 0 or len(train_part.targets) == 0:
@@ -81,7 +84,8 @@ def train(data: Dataset, ridge: float = 1.0, holdout: int = 5, min_rows: int = 2
                          for r in sorted(set(rounds.tolist()))},
     )
     info = dict(meta or {})
-    info.update(rows=len(data.targets), games=len(set(data.games.tolist())), ridge=ridge,
+    info.update(catalogue=default_catalogue().fingerprint, rows=len(data.targets),
+                games=len(set(data.games.tolist())), ridge=ridge,
                 heldout_mae_learned=round(report.learned_mae, 3),
                 heldout_mae_hand=round(report.hand_mae, 3))
     if hidden:

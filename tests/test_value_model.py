@@ -19,7 +19,14 @@ from search.features import FEATURES, INDEX, bucket, player_features
 from search.mcts import MCTS, SearchConfig
 from search.selfplay import generate, play_recorded
 from search.training import predict_rows, train
-from search.value_model import ValueModel, ValueModelError, default_model, fit, ridge_fit
+from search.value_model import (
+    DEFAULT_PATH,
+    ValueModel,
+    ValueModelError,
+    default_model,
+    fit,
+    ridge_fit,
+)
 from tests.random_games import game_states
 
 
@@ -108,6 +115,7 @@ def test_training_reports_held_out_errors_of_both_evaluators() -> None:
     assert report.learned_mae > 0 and report.hand_mae > 0
     assert set(report.by_round) <= set(range(1, 8))
     assert model.meta["bot"] == "policy" and model.meta["games"] == 10
+    assert model.meta["catalogue"] == engine.default_catalogue().fingerprint
     assert "held-out" in report.lines()[0]
 
 
@@ -200,6 +208,22 @@ def test_search_with_the_learned_evaluator_reports_its_money() -> None:
     result = MCTS(SearchConfig(iterations=60, seed=1, evaluator="learned",
                                tree="round")).search(obs)
     assert result.lines and all(len(ln.money) == 2 for ln in result.lines)
+
+
+def test_shipped_model_was_fitted_on_the_shipped_catalogue() -> None:
+    """A change to the catalogue's values needs a refit (docs/search.md, the recipe):
+    the model records the fingerprint of the catalogue its games were played with."""
+    shipped = engine.load_catalogue(Path(engine.__file__).parent / "data" / "catalogue.json")
+    assert ValueModel.load(DEFAULT_PATH).meta.get("catalogue") == shipped.fingerprint
+
+
+def test_catalogue_fingerprint_follows_the_values_not_the_comments() -> None:
+    raw = json.loads((Path(engine.__file__).parent / "data" / "catalogue.json").read_text())
+    base = engine.load_catalogue(raw).fingerprint
+    raw["// a note"] = "comments do not count"
+    assert engine.load_catalogue(raw).fingerprint == base
+    raw["bookkeeping_track"]["values"][-1] += 1
+    assert engine.load_catalogue(raw).fingerprint != base
 
 
 def test_shipped_model_beats_the_hand_formula_on_unseen_games() -> None:

@@ -22,6 +22,7 @@ from the checked values. Everything is indexed by small integers:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from collections.abc import Mapping
@@ -120,6 +121,9 @@ class Catalogue:
     start_pounds: int
     base_slots: int
     max_slots: int
+    # What the values are, not where they came from: a short hash of the file's
+    # comment-free content (a value model records the catalogue it was fitted on).
+    fingerprint: str
 
     @staticmethod
     def without_comments(raw: Any) -> Any:
@@ -212,6 +216,8 @@ def parse_catalogue(raw: dict[str, Any], path: str = "<memory>") -> Catalogue:
     dropped first, here and nowhere else.
     """
     root = as_dict(strip_comments(raw), "$")
+    fingerprint = hashlib.sha256(
+        json.dumps(root, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
     reconstruction = read_header(root)
     companies = read_companies(root)
     base = read_base(root)
@@ -275,6 +281,7 @@ def parse_catalogue(raw: dict[str, Any], path: str = "<memory>") -> Catalogue:
         start_pounds=player.start_pounds,
         base_slots=player.slots,
         max_slots=player.max_slots,
+        fingerprint=fingerprint,
     )
 
 
