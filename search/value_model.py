@@ -17,6 +17,7 @@ is not. The shipped model is ``search/data/value_model.json``; rebuild it with
 from __future__ import annotations
 
 import json
+import logging
 import os
 from dataclasses import dataclass, field
 from functools import cache
@@ -26,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import State, score
+from engine import State, default_catalogue, score
 from search.dataset import Dataset
 from search.features import FEATURES, bucket, player_features
 from search.residual_net import ResidualNet, train_residual
@@ -140,8 +141,21 @@ class ValueModel:
 @cache
 def default_model() -> ValueModel:
     """The model the ``learned`` evaluator uses, loaded once per process: the file named
-    by the ``MOMBASA_VALUE_MODEL`` environment variable, else the shipped one."""
-    return ValueModel.load(os.environ.get("MOMBASA_VALUE_MODEL") or DEFAULT_PATH)
+    by the ``MOMBASA_VALUE_MODEL`` environment variable, else the shipped one.
+
+    A model fitted on other catalogue values than the ones in play (an owner's own
+    copy, ``MOMBASA_CATALOGUE``) still works but misprices what changed: that is logged
+    once, with how to refit (docs/search.md)."""
+    path = os.environ.get("MOMBASA_VALUE_MODEL") or DEFAULT_PATH
+    model = ValueModel.load(path)
+    fitted_on = model.meta.get("catalogue")
+    in_play = default_catalogue().fingerprint
+    if fitted_on is not None and fitted_on != in_play:
+        logging.getLogger(__name__).warning(
+            "value model %s was fitted on catalogue %s, but catalogue %s is in play: "
+            "its estimates may misprice the changed values; refit with "
+            "benchmarks/train_recipe.py (docs/search.md)", path, fitted_on, in_play)
+    return model
 
 
 def residual_inputs(rows: np.ndarray, b: Bucket | np.ndarray) -> np.ndarray:

@@ -309,6 +309,31 @@ def test_environment_variable_selects_the_model_file(tmp_path: Path,
         default_model.cache_clear()
 
 
+def test_a_model_fitted_on_other_catalogue_values_is_reported(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """An owner's own catalogue with our model: the log says so and how to refit."""
+    model = default_model()
+    other = tmp_path / "other.json"
+    ValueModel(dict(model.weights), {**model.meta, "catalogue": "0123456789abcdef"}).save(other)
+    monkeypatch.setenv("MOMBASA_VALUE_MODEL", str(other))
+    default_model.cache_clear()
+    try:
+        with caplog.at_level("WARNING", logger="search.value_model"):
+            default_model()
+        assert "fitted on catalogue 0123456789abcdef" in caplog.text
+        assert engine.default_catalogue().fingerprint in caplog.text
+        assert "train_recipe" in caplog.text
+        caplog.clear()
+        monkeypatch.delenv("MOMBASA_VALUE_MODEL")
+        default_model.cache_clear()
+        with caplog.at_level("WARNING", logger="search.value_model"):
+            default_model()
+        assert caplog.text == ""
+    finally:
+        default_model.cache_clear()
+
+
 def test_bot_specs_choose_the_evaluator() -> None:
     """The MCTS bot searches the round tree with the learned evaluator unless told
     otherwise; the greedy baseline keeps the hand formula unless told otherwise."""
