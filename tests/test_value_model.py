@@ -12,6 +12,7 @@ import pytest
 
 import engine
 from benchmarks.positions import mid_game
+from engine.catalogue import DEFAULT_PATH as CATALOGUE_FILE
 from search.bot_specs import make_bot
 from search.dataset import Dataset
 from search.evaluator import estimate_money, evaluate, money_estimate
@@ -213,12 +214,12 @@ def test_search_with_the_learned_evaluator_reports_its_money() -> None:
 def test_shipped_model_was_fitted_on_the_shipped_catalogue() -> None:
     """A change to the catalogue's values needs a refit (docs/search.md, the recipe):
     the model records the fingerprint of the catalogue its games were played with."""
-    shipped = engine.load_catalogue(Path(engine.__file__).parent / "data" / "catalogue.json")
+    shipped = engine.load_catalogue(CATALOGUE_FILE)
     assert ValueModel.load(DEFAULT_PATH).meta.get("catalogue") == shipped.fingerprint
 
 
 def test_catalogue_fingerprint_follows_the_values_not_the_comments() -> None:
-    raw = json.loads((Path(engine.__file__).parent / "data" / "catalogue.json").read_text())
+    raw = json.loads(CATALOGUE_FILE.read_text())
     base = engine.load_catalogue(raw).fingerprint
     raw["// a note"] = "comments do not count"
     assert engine.load_catalogue(raw).fingerprint == base
