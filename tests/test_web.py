@@ -32,7 +32,7 @@ import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser import ARTIFACTS, Console, artifacts
+from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
 
 AI = "mcts:iterations=10"
@@ -176,7 +176,7 @@ class Table:
         self.page.wait_for_function(
             "document.getAnimations().every(a => a.playState !== 'running'"
             " || a.effect.getComputedTiming().iterations === Infinity)", timeout=5000)
-        path = ARTIFACTS / f"game-{self.size}-{name}.png"
+        path = artifacts() / f"game-{self.size}-{name}.png"
         self.page.screenshot(path=str(path))
         self.shots.append(path.name)
 
@@ -413,7 +413,6 @@ def test_play_a_game_against_the_ai(service: str, browser: Any, size: str) -> No
     by taps (phone, tablet: a touch screen) or clicks (laptop) on the page's own
     controls: the board's targets in the pane that shows them, the decision's buttons,
     the chooser, a suggestion line. Screenshots of every phase at every size."""
-    artifacts()
     started = time.monotonic()
     width, height = SIZES[size]
     touch = size != "laptop"
@@ -481,7 +480,7 @@ def test_play_a_game_against_the_ai(service: str, browser: Any, size: str) -> No
                f"({table.remeasured} re-measured after a redraw)\ndecisions {met}\n"
                f"screenshots {table.shots}\n")
     print(size, summary)
-    (ARTIFACTS / f"game-{size}.txt").write_text(summary)
+    (artifacts() / f"game-{size}.txt").write_text(summary)
     context.close()
 
 

@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser import ARTIFACTS, Console, artifacts
+from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
 from tests.test_api_helpers import TOKENS, auth, remember
 
@@ -86,7 +86,6 @@ def _pending(page: Any) -> int:
 def test_whole_setup_in_any_order(service: str, browser: Any, catalogue: dict[str, Any]
                                   ) -> None:
     """24 spaces in a shuffled order: one click on the space and one pick each."""
-    artifacts()
     gid = _live_game(service, seed=21)
     page, console = _open(browser, service, gid)
     assert page.evaluate("document.body.dataset.decision") == "chance"
@@ -128,7 +127,7 @@ def test_whole_setup_in_any_order(service: str, browser: Any, catalogue: dict[st
             assert _pending(page) == 1
             assert page.locator(f'[data-target="{key}"].pending').count() >= 1
             page.mouse.move(1, 1)
-            page.screenshot(path=str(ARTIFACTS / "web-chance-pending.png"), full_page=True)
+            page.screenshot(path=str(artifacts() / "web-chance-pending.png"), full_page=True)
         assert not page.locator("#message.error").is_visible(), page.inner_text("#message")
 
     page.wait_for_function("document.body.dataset.decision !== 'chance'", timeout=30_000)
@@ -185,7 +184,7 @@ def test_labels_tell_components_apart(service: str, browser: Any) -> None:
     # the filter narrows: "pounds" keeps the books that pay pounds
     page.keyboard.type("pounds")
     pounds = _options(page)
-    page.screenshot(path=str(ARTIFACTS / "web-chance-picker.png"))
+    page.screenshot(path=str(artifacts() / "web-chance-picker.png"))
     assert 0 < len(pounds) < len(books) and all("£" in o["label"] for o in pounds)
     page.keyboard.press("Escape")
     _open_space(page, "display:L1")

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser import ARTIFACTS, Console, artifacts
+from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -168,7 +168,7 @@ def _check(page: Any, size: str, phase: str, source: str, report: dict[str, Any]
         if pane:
             page.click(f"#panes button[data-pane={pane}]")
         shot = f"layout-{size}-{phase}{'-' + pane if pane else ''}.png"
-        page.screenshot(path=str(ARTIFACTS / shot))
+        page.screenshot(path=str(artifacts() / shot))
         violations = _axe(page, source)
         report.setdefault("axe", {})[f"{size}/{phase}/{pane}"] = len(violations)
         for v in violations:
@@ -184,7 +184,6 @@ def _check(page: Any, size: str, phase: str, source: str, report: dict[str, Any]
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_layout_at_each_size(service: str, browser: Any, axe_source: str, size: str) -> None:
-    artifacts()
     width, height = SIZES[size]
     page = browser.new_page(viewport={"width": width, "height": height}, reduced_motion="reduce")
     console = Console(page)  # (reduced motion: axe would measure the log mid-animation)
@@ -243,7 +242,6 @@ def _tab_to(page: Any, test: str, limit: int = 600) -> None:
 def test_a_round_by_keyboard(service: str, browser: Any) -> None:
     """Round 1 against the AI with Tab and Enter only: a card planned by its board
     targets (hand card, then slot), every other step by its button."""
-    artifacts()
     page = browser.new_page(viewport={"width": 1440, "height": 900})
     console = Console(page)
     page.goto(service + "/")
@@ -266,7 +264,7 @@ def test_a_round_by_keyboard(service: str, browser: Any) -> None:
     _tab_to(page, "el.matches('[data-target^=\"slot:1:\"].legal')")
     page.keyboard.press("Enter")
     page.wait_for_function(f"Number(document.body.dataset.steps) > {before}")
-    page.screenshot(path=str(ARTIFACTS / "layout-keyboard-planned.png"))
+    page.screenshot(path=str(artifacts() / "layout-keyboard-planned.png"))
     played = 1
     suggested = False
     for _ in range(80):
@@ -282,7 +280,7 @@ def test_a_round_by_keyboard(service: str, browser: Any) -> None:
             _tab_to(page, "el.matches('#suggestions li[role=button]')")
             label = page.evaluate("document.activeElement.getAttribute('aria-label')")
             assert label.startswith("Play line 1:"), label
-            page.screenshot(path=str(ARTIFACTS / "layout-keyboard-suggestion.png"))
+            page.screenshot(path=str(artifacts() / "layout-keyboard-suggestion.png"))
             # Tab went through the other player's board: yours is the one shown again
             mine = page.locator("#players svg.me").bounding_box()
             box = page.locator("#players").bounding_box()
@@ -305,7 +303,7 @@ def test_a_round_by_keyboard(service: str, browser: Any) -> None:
         pytest.fail("round 1 did not end")
     assert int(page.evaluate("Number(document.body.dataset.round)")) == 2 and played >= 3
     assert suggested
-    page.screenshot(path=str(ARTIFACTS / "layout-keyboard-round2.png"))
+    page.screenshot(path=str(artifacts() / "layout-keyboard-round2.png"))
     assert console.errors == []
     page.close()
 

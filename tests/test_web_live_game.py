@@ -34,7 +34,7 @@ import httpx
 import pytest
 
 import engine
-from tests.browser import ARTIFACTS, Console, artifacts
+from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
 from tests.test_api_helpers import TOKENS, auth
 from tests.test_web import assert_final_score_shown
@@ -219,11 +219,10 @@ def _planning_suggestions(page: Any, base: str, gid: str) -> None:
         for step in move.split("; "):
             assert step == "ready" or re.fullmatch(r"plan \S+/2 \d", step), move
     page.mouse.move(1, 1)
-    page.screenshot(path=str(ARTIFACTS / "web-live-planning.png"), full_page=True)
+    page.screenshot(path=str(artifacts() / "web-live-planning.png"), full_page=True)
 
 
 def test_live_three_player_game_mirrored_from_seat_2(service: str, browser: Any) -> None:
-    artifacts()
     started = time.perf_counter()
     page = browser.new_page(viewport={"width": 1600, "height": 1000})
     console = Console(page)
@@ -304,7 +303,7 @@ def test_live_three_player_game_mirrored_from_seat_2(service: str, browser: Any)
     page.wait_for_selector("#final-score")
     page.emulate_media(reduced_motion="reduce")
     page.mouse.move(1, 1)
-    page.screenshot(path=str(ARTIFACTS / "web-live-final.png"), full_page=True)
+    page.screenshot(path=str(artifacts() / "web-live-final.png"), full_page=True)
     shown = assert_final_score_shown(page, service, gid)
     assert sorted(shown) == [1, 2, 3]
     # the service's game is the reference game, step for step

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from tests.browser import ARTIFACTS, Console, artifacts
+from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
 from tests.test_api_helpers import auth, play_to_context_steps, remember
 
@@ -160,7 +160,7 @@ def test_what_the_ai_did_in_words_and_on_the_board(service: str, browser: Any) -
                 assert ai_moves[-1]["step"] not in banner, banner  # words, not notation
                 lit = page.locator("#board .last-move, #players .last-move").count()
                 assert lit > 0, banner
-                page.screenshot(path=str(ARTIFACTS / "web-last-move.png"), full_page=True)
+                page.screenshot(path=str(artifacts() / "web-last-move.png"), full_page=True)
                 checked_banner = True
             if view["your_turn"]:
                 step = _pick([x["text"] for x in view["legal"]], busy=view["round"] == 1)
@@ -172,7 +172,7 @@ def test_what_the_ai_did_in_words_and_on_the_board(service: str, browser: Any) -
         page.wait_for_selector("#round-summary:not([hidden])", timeout=10_000)
         summary = page.inner_text("#round-summary")
         assert "Round 1 summary" in summary and "Total" in summary and "P2 (AI)" in summary
-        page.screenshot(path=str(ARTIFACTS / "web-round-summary.png"), full_page=True)
+        page.screenshot(path=str(artifacts() / "web-round-summary.png"), full_page=True)
         page.click("#round-summary .dismiss")
         page.wait_for_selector("#round-summary", state="hidden")
         # the log: plain words, a separator per round, the notation only in titles
