@@ -8,6 +8,11 @@ round, and the difference (positive: the player about to act is underrated).
 
     .venv/bin/python -m benchmarks.tempo_bias --games 30 --bot greedy:eval=learned
 
+The first table (any number of players, ``--players``) compares by role: at each action
+decision that follows another player's, how much better off than estimated the player to
+act ends, and the others, relative to the player who just moved. That difference is
+the correction a search would add at a leaf (``search.evaluator.TEMPO``).
+
 ``MOMBASA_VALUE_MODEL=FILE`` measures another model file.
 """
 
@@ -15,33 +20,79 @@ from __future__ import annotations
 
 import argparse
 import statistics
+from collections.abc import Iterator
 
 from engine import apply_move, new_game, observe, score
 from search.bot_specs import make_bot
 from search.evaluator import money_estimate
 
+Seen = tuple[int, int | None, int, list[float]]  # to act, previous actor, round, estimate
 
-def lead_errors(games: int, bot: str, evaluator: str, seed: int = 1000
-                ) -> dict[int, list[tuple[int, float]]]:
-    """Per player about to act (0 or 1): (round, final lead - estimated lead of P1)."""
-    out: dict[int, list[tuple[int, float]]] = {0: [], 1: []}
+
+def played_games(games: int, players: int, bot: str, evaluator: str, seed: int = 1000
+                 ) -> Iterator[tuple[list[Seen], list[int]]]:
+    """Self-play of ``bot``: per game, every action decision (who is to act, who made the
+    previous action decision, the round, the evaluator's estimate) and the final money."""
     for g in range(games):
-        s = new_game(players=2, seed=seed + g)
-        bots = [make_bot(bot, seed=2 * g + i) for i in range(2)]
-        seen: list[tuple[int, int, float]] = []
+        s = new_game(players=players, seed=seed + g)
+        bots = [make_bot(bot, seed=players * g + i) for i in range(players)]
+        seen: list[Seen] = []
+        last: int | None = None
         while not s.is_over():
             d = s.decision
             if d.kind == "chance":
                 s = s.apply(s.sample_chance())
                 continue
             if d.kind == "action":
-                m = money_estimate(s, evaluator=evaluator)
-                seen.append((d.player, s.round, m[0] - m[1]))
+                seen.append((d.player, last, s.round, money_estimate(s, evaluator=evaluator)))
+                last = d.player
             s = apply_move(s, bots[d.player].choose(observe(s, d.player)))
-        totals = [sc.total for sc in score(s)]
-        for who, rnd, lead in seen:
-            out[who].append((rnd, totals[0] - totals[1] - lead))
+        yield seen, [sc.total for sc in score(s)]
+
+
+def lead_errors(games: int, bot: str, evaluator: str, seed: int = 1000
+                ) -> dict[int, list[tuple[int, float]]]:
+    """Per player about to act (0 or 1): (round, final lead - estimated lead of P1)."""
+    out: dict[int, list[tuple[int, float]]] = {0: [], 1: []}
+    for seen, totals in played_games(games, 2, bot, evaluator, seed):
+        for who, _, rnd, est in seen:
+            out[who].append((rnd, totals[0] - totals[1] - (est[0] - est[1])))
     return out
+
+
+def role_errors(games: int, players: int, bot: str, evaluator: str, seed: int = 1000
+                ) -> list[tuple[int, float, float, float | None]]:
+    """Per action decision that follows another player's: (round, error of the player to
+    act, of the player who made the previous action decision, mean error of the others
+    or None with two players).
+
+    An error is final money minus the evaluator's estimate. If the estimate leans toward
+    whoever just moved (the optimizer's curse), the mover's error is below the others'.
+    """
+    out: list[tuple[int, float, float, float | None]] = []
+    for seen, totals in played_games(games, players, bot, evaluator, seed):
+        for actor, mover, rnd, est in seen:
+            if mover is None or mover == actor:
+                continue
+            err = [totals[i] - est[i] for i in range(players)]
+            rest = [err[i] for i in range(players) if i not in (actor, mover)]
+            out.append((rnd, err[actor], err[mover],
+                        statistics.mean(rest) if rest else None))
+    return out
+
+
+def report_roles(rows: list[tuple[int, float, float, float | None]]) -> None:
+    """Print, per round, how much better than estimated the player to act and the others
+    end, relative to the player who just moved (the correction a search would add)."""
+    print("round  to act - mover  others - mover  decisions")
+    for rnd in [*range(1, 8), 0]:
+        sel = [r for r in rows if rnd in (0, r[0])]
+        if not sel:
+            continue
+        act = statistics.mean(a - m for _, a, m, _o in sel)
+        others = [o - m for _, _a, m, o in sel if o is not None]
+        oth = f"{statistics.mean(others):14.2f}" if others else f"{'-':>14}"
+        print(f"{'all' if rnd == 0 else rnd:>5}  {act:14.2f}  {oth}  {len(sel):9}")
 
 
 def main() -> None:
@@ -49,7 +100,12 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=30)
     ap.add_argument("--bot", default="greedy:eval=learned")
     ap.add_argument("--eval", default="learned", choices=("learned", "hand"))
+    ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
+                    help="with 3 or 4 players only the by-role report is printed")
     args = ap.parse_args()
+    report_roles(role_errors(args.games, args.players, args.bot, args.eval))
+    if args.players != 2:
+        return
     errors = lead_errors(args.games, args.bot, args.eval)
     print("round  P1 to act  P2 to act  difference")
     for rnd in range(1, 8):

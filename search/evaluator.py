@@ -154,13 +154,18 @@ def terminal_utilities(s: State) -> list[float]:
 
 EVALUATORS = ("hand", "learned")
 
-# Pounds the evaluators under-rate the player about to act by, relative to the player who
-# just moved, in greedy self-play with the learned evaluator: 1.67 over 30 two-player
-# games (``python -m benchmarks.tempo_bias --games 30``). The mover chose its move because
-# the evaluator liked it, so the estimate right after a move leans toward the mover
+# Pounds added at a search's leaf to the player about to act. The estimate right after a
+# move leans toward the mover: the mover chose its move because the evaluator liked it
 # (the optimizer's curse). A one-ply bot never notices (all its candidates end at the same
 # point of the turn order); a tree whose leaves end after either player's move does.
-TEMPO = 1.7
+# Measured in greedy self-play with the learned evaluator, the player about to act ends
+# 0.99 pounds better off than estimated relative to the player who just moved (two
+# players; 0.65 with three, where the third player ends 0.63 better off too:
+# ``python -m benchmarks.tempo_bias --games 30 --players 2``). The search selects harder
+# than a one-ply bot, so its curse is larger, and the value is set by play, not by that
+# measurement: at 400 iterations a step, 3.0 beat 1.7 in 116 of 200 games and 0.85 lost
+# to 1.7 (85.5 of 200), ``docs/search.md`` "Tempo".
+TEMPO = 3.0
 
 
 def money_estimate(s: State, w: Weights = DEFAULT_WEIGHTS,

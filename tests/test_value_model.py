@@ -370,3 +370,16 @@ def test_tempo_bias_tool_pairs_every_action_decision_with_the_final_lead() -> No
     errors = lead_errors(games=1, bot="greedy", evaluator="hand")
     assert errors[0] and errors[1]
     assert all(1 <= rnd <= 7 for who in (0, 1) for rnd, _ in errors[who])
+
+
+def test_tempo_bias_tool_compares_the_player_to_act_with_the_one_who_just_moved() -> None:
+    """Rules: in the action phase the players take turns, one action each. The by-role
+    table of ``benchmarks/tempo_bias.py`` files one row per action decision that follows
+    another player's, with the third player's error only when there is one."""
+    from benchmarks.tempo_bias import role_errors
+
+    two = role_errors(games=1, players=2, bot="greedy", evaluator="hand")
+    three = role_errors(games=1, players=3, bot="greedy", evaluator="hand")
+    assert two and three
+    assert all(1 <= rnd <= 7 and other is None for rnd, _, _, other in two)
+    assert all(other is not None for _, _, _, other in three)
