@@ -20,17 +20,18 @@ from __future__ import annotations
 
 import argparse
 import statistics
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from engine import apply_move, new_game, observe, score
 from search.bot_specs import make_bot
 from search.evaluator import money_estimate
 
 Seen = tuple[int, int | None, int, list[float]]  # to act, previous actor, round, estimate
+Game = tuple[list[Seen], list[int]]  # action decisions, final money
 
 
 def played_games(games: int, players: int, bot: str, evaluator: str, seed: int = 1000
-                 ) -> Iterator[tuple[list[Seen], list[int]]]:
+                 ) -> Iterator[Game]:
     """Self-play of ``bot``: per game, every action decision (who is to act, who made the
     previous action decision, the round, the evaluator's estimate) and the final money."""
     for g in range(games):
@@ -53,8 +54,13 @@ def played_games(games: int, players: int, bot: str, evaluator: str, seed: int =
 def lead_errors(games: int, bot: str, evaluator: str, seed: int = 1000
                 ) -> dict[int, list[tuple[int, float]]]:
     """Per player about to act (0 or 1): (round, final lead - estimated lead of P1)."""
+    return leads_of(played_games(games, 2, bot, evaluator, seed))
+
+
+def leads_of(played: Iterable[Game]) -> dict[int, list[tuple[int, float]]]:
+    """:func:`lead_errors` of two-player games already played."""
     out: dict[int, list[tuple[int, float]]] = {0: [], 1: []}
-    for seen, totals in played_games(games, 2, bot, evaluator, seed):
+    for seen, totals in played:
         for who, _, rnd, est in seen:
             out[who].append((rnd, totals[0] - totals[1] - (est[0] - est[1])))
     return out
@@ -69,8 +75,14 @@ def role_errors(games: int, players: int, bot: str, evaluator: str, seed: int = 
     An error is final money minus the evaluator's estimate. If the estimate leans toward
     whoever just moved (the optimizer's curse), the mover's error is below the others'.
     """
+    return roles_of(played_games(games, players, bot, evaluator, seed))
+
+
+def roles_of(played: Iterable[Game]) -> list[tuple[int, float, float, float | None]]:
+    """:func:`role_errors` of games already played."""
     out: list[tuple[int, float, float, float | None]] = []
-    for seen, totals in played_games(games, players, bot, evaluator, seed):
+    for seen, totals in played:
+        players = len(totals)
         for actor, mover, rnd, est in seen:
             if mover is None or mover == actor:
                 continue
@@ -103,10 +115,11 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
                     help="with 3 or 4 players only the by-role report is printed")
     args = ap.parse_args()
-    report_roles(role_errors(args.games, args.players, args.bot, args.eval))
+    played = list(played_games(args.games, args.players, args.bot, args.eval))
+    report_roles(roles_of(played))
     if args.players != 2:
         return
-    errors = lead_errors(args.games, args.bot, args.eval)
+    errors = leads_of(played)  # the same games: each is played once
     print("round  P1 to act  P2 to act  difference")
     for rnd in range(1, 8):
         a = [e for r, e in errors[0] if r == rnd]
