@@ -10,7 +10,9 @@ seat. The probe separates them:
   dealt per seat, each seat choosing one), but every deal and choice forced to the
   first-game components: what the dealing itself changes;
 * ``--setup variable-tiles`` / ``variable-tracks``: only the tiles / only the tracks
-  dealt at random, the other forced to the first game's.
+  dealt at random, the other forced to the first game's;
+* ``--setup swapped-tiles``: as ``variable-first-game`` but seats 1 and 2 get each
+  other's first-game tile: whether the tiles or the turn order favour a seat.
 
 With random tiles the report also gives the win rate by the tile kept, per seat (a tile
 that favours its holder shows in both seats); with random tracks, seat 1's win rate by
@@ -36,10 +38,22 @@ from search.arena import wilson_interval
 from search.bot_specs import make_bot
 
 SETUPS = ("first-game", "variable", "variable-first-game", "variable-tiles",
-          "variable-tracks")
+          "variable-tracks", "swapped-tiles")
 # Which components each variable setup forces to the first game's.
-_FORCED_TRACKS = frozenset({"variable-first-game", "variable-tiles"})
-_FORCED_TILES = frozenset({"variable-first-game", "variable-tracks"})
+_FORCED_TRACKS = frozenset({"variable-first-game", "variable-tiles", "swapped-tiles"})
+_FORCED_TILES = frozenset({"variable-first-game", "variable-tracks", "swapped-tiles"})
+
+
+def wanted_tile(first_game_tiles: tuple[int, ...], seat: int, setup: str) -> int:
+    """The starting tile ``setup`` forces on ``seat``: its first-game tile, or with
+    ``swapped-tiles`` the other one of seats 1 and 2.
+
+    >>> wanted_tile((0, 1, 2, 3), 0, "swapped-tiles"), wanted_tile((0, 1, 2, 3), 2, "swapped-tiles")
+    (1, 2)
+    """
+    if setup == "swapped-tiles" and seat < 2:
+        seat = 1 - seat
+    return first_game_tiles[seat]
 
 
 @dataclass
@@ -51,6 +65,8 @@ class SeatGame:
     first_actions: list[int]  # first-player actions taken per seat
     rounds_started: list[int]  # rounds begun as first player, per seat
     action_turns: list[int]
+    bookkeeping: list[int]  # the bookkeeping category of the final score, per seat
+    keepers: list[int]  # bookkeeper actions, per seat
 
 
 def _forced_chance(s: State, step: Step, setup: str) -> Step:
@@ -61,7 +77,7 @@ def _forced_chance(s: State, step: Step, setup: str) -> Step:
         return next(x for x in legal if x.b == cat.first_game_tracks[x.a])
     if step.kind == "deal-tile" and setup in _FORCED_TILES:
         seat = step.a
-        want = cat.first_game_tiles[seat]
+        want = wanted_tile(cat.first_game_tiles, seat, setup)
         if want not in s.players[seat].tile_options:
             return next((x for x in legal if x.b == want), step)
         others = set(cat.first_game_tiles[:s.n])  # the second tile: nobody's first-game one
@@ -79,7 +95,7 @@ def advance(s: State, setup: str) -> State:
         if d.kind == "chance":
             s = s.apply(_forced_chance(s, s.sample_chance(), setup))
         elif forced_tiles and d.kind == "starting-tile":
-            want = s.cat.first_game_tiles[d.player]
+            want = wanted_tile(s.cat.first_game_tiles, d.player, setup)
             s = s.apply(next(x for x in legal_steps(s) if x.a == want))
         else:
             break
@@ -91,7 +107,7 @@ def play(args: tuple[str, str, int]) -> SeatGame:
     bot, setup, seed = args
     s = new_game(players=2, seed=seed, variable=setup != "first-game")
     bots = [make_bot(bot, seed=seed * 7 + k) for k in range(2)]
-    firsts, started, turns = [0, 0], [0, 0], [0, 0]
+    firsts, started, turns, keepers = [0, 0], [0, 0], [0, 0], [0, 0]
     round_seen = 0
     while not (s := advance(s, setup)).is_over():
         d = s.decision
@@ -100,14 +116,17 @@ def play(args: tuple[str, str, int]) -> SeatGame:
             started[s.first] += 1
         move = bots[d.player].choose(observe(s, d.player))
         firsts[d.player] += sum(step.kind == "first" for step in move.steps)
+        keepers[d.player] += sum(step.kind == "keeper" for step in move.steps)
         turns[d.player] += d.kind == "action"
         s = apply_move(s, move)
     best = winners(s)
+    final = score(s)
     return SeatGame(won=[1 / len(best) if k in best else 0.0 for k in range(2)],
-                    totals=[sc.total for sc in score(s)],
+                    totals=[sc.total for sc in final],
                     tiles=[p.tile for p in s.players], tracks=tuple(s.tracks),
                     first_actions=firsts,
-                    rounds_started=started, action_turns=turns)
+                    rounds_started=started, action_turns=turns,
+                    bookkeeping=[sc.bookkeeping for sc in final], keepers=keepers)
 
 
 def run(bot: str, setup: str, games: int, seed: int, jobs: int) -> list[SeatGame]:
@@ -138,7 +157,9 @@ def report(bot: str, setup: str, rows: list[SeatGame]) -> str:
     for label, pick in (("final money", lambda r, k: r.totals[k]),
                         ("first-player takes", lambda r, k: r.first_actions[k]),
                         ("rounds started", lambda r, k: r.rounds_started[k]),
-                        ("action turns", lambda r, k: r.action_turns[k])):
+                        ("action turns", lambda r, k: r.action_turns[k]),
+                        ("bookkeeping money", lambda r, k: r.bookkeeping[k]),
+                        ("bookkeeper actions", lambda r, k: r.keepers[k])):
         a = mean([pick(r, 0) for r in rows])
         b = mean([pick(r, 1) for r in rows])
         lines.append(f"{label:<20}{a:>7}  {b:>7}")

@@ -33,6 +33,8 @@ def test_forced_setups_deal_the_first_game_components() -> None:
         assert tracks == first_tracks and tiles == [-1, -1]  # the tiles are the bots' choice
         tracks, tiles = _components("variable-tracks", seed)
         assert tiles == first_tiles
+        # Swapped: the first game's components, seats 1 and 2 holding each other's tile.
+        assert _components("swapped-tiles", seed) == (first_tracks, first_tiles[::-1])
     # Unforced, the tracks really are dealt: not the first game's in some game.
     assert any(_components("variable", seed)[0] != first_tracks for seed in (3, 11, 19))
     assert any(_components("variable-tracks", seed)[0] != first_tracks
@@ -45,6 +47,10 @@ def test_the_report_counts_every_game_and_refuses_an_unknown_setup() -> None:
     assert all(sum(r.rounds_started) == 7 for r in rows)
     text = report("random", "variable", rows)
     assert "2 games" in text and "win rate by tile kept" in text
+    # The route rows: each seat's bookkeeping money and bookkeeper actions, as played.
+    assert all(r.bookkeeping[k] >= 0 and r.keepers[k] >= 0 for r in rows for k in range(2))
+    seat1, seat2 = (sum(r.keepers[k] for r in rows) / 2 for k in range(2))
+    assert f"bookkeeper actions  {seat1:>7.2f}  {seat2:>7.2f}" in text
     with pytest.raises(ValueError, match="setup: one of"):
         run("random", "sideways", games=1, seed=1, jobs=1)
     assert "first-game" in SETUPS
