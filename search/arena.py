@@ -19,8 +19,9 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
-from engine import apply_move, new_game, observe, score, winners
+from engine import apply_move, default_catalogue, new_game, observe, score, winners
 from search.bot_specs import make_bot
+from search.value_model import model_fingerprint
 
 
 @dataclass
@@ -218,7 +219,8 @@ _RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
 
 class Journal:
     """A series' finished games, one JSON line each after a header line naming the
-    series (players, seed, setup), so a long series survives a stop: run it again with
+    series (players, seed, setup, and the fingerprints of the catalogue and the value
+    model in play), so a long series survives a stop: run it again with
     the same journal and only the games it lacks are played. Each line is flushed and
     synced as its game ends; a line cut short by a crash (the last one) is dropped.
 
@@ -232,8 +234,12 @@ class Journal:
 
     def __init__(self, path: Path, specs: list[str], seed: int, variable: bool) -> None:
         self.path = path
+        # The catalogue and the value model are part of the series: games played under
+        # other values or another evaluator must not be mixed into it on a resume.
         self.header = {"format": JOURNAL_FORMAT, "players": list(specs), "seed": seed,
-                       "variable": variable}
+                       "variable": variable,
+                       "catalogue": default_catalogue().fingerprint,
+                       "value_model": model_fingerprint()}
 
     def load(self) -> dict[int, GameRecord]:
         """The games already played, by index (empty for a new journal). Raises
@@ -291,7 +297,8 @@ def _describe(header: object) -> str:
         return "not an arena journal"
     setup = "variable" if header.get("variable") else "first-game"
     return f"players {','.join(map(str, header.get('players', [])))}, " \
-           f"seed {header.get('seed')}, {setup} setup"
+           f"seed {header.get('seed')}, {setup} setup, " \
+           f"catalogue {header.get('catalogue')}, value model {header.get('value_model')}"
 
 
 def run_arena(specs: list[str], games: int, seed: int = 0, jobs: int = 1,

@@ -16,6 +16,7 @@ is not. The shipped model is ``search/data/value_model.json``; rebuild it with
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -138,6 +139,23 @@ class ValueModel:
         return ValueModel.from_json(raw)
 
 
+def model_path() -> Path:
+    """The file the ``learned`` evaluator reads: ``MOMBASA_VALUE_MODEL``, else the shipped
+    model."""
+    return Path(os.environ.get("MOMBASA_VALUE_MODEL") or DEFAULT_PATH)
+
+
+@cache
+def model_fingerprint() -> str:
+    """A short hash of the model file in use (:func:`model_path`), so a record of play
+    (an arena journal) can say which evaluator played it.
+
+    >>> len(model_fingerprint())
+    16
+    """
+    return hashlib.sha256(model_path().read_bytes()).hexdigest()[:16]
+
+
 @cache
 def default_model() -> ValueModel:
     """The model the ``learned`` evaluator uses, loaded once per process: the file named
@@ -146,7 +164,7 @@ def default_model() -> ValueModel:
     A model fitted on other catalogue values than the ones in play (an owner's own
     copy, ``MOMBASA_CATALOGUE``) still works but misprices what changed: that is logged
     once, with how to refit (docs/search.md)."""
-    path = os.environ.get("MOMBASA_VALUE_MODEL") or DEFAULT_PATH
+    path = model_path()
     model = ValueModel.load(path)
     fitted_on = model.meta.get("catalogue")
     in_play = default_catalogue().fingerprint

@@ -15,7 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from advisor_api.cli import app
+from engine import default_catalogue
 from search.arena import GameRecord, Journal, run_arena
+from search.value_model import model_fingerprint
 
 SPECS = ["random", "policy"]
 runner = CliRunner()
@@ -50,6 +52,25 @@ def test_a_journal_of_another_series_is_refused_and_left_alone(tmp_path: Path) -
         with pytest.raises(ValueError, match="holds another series"):
             run_arena(specs, games=2, seed=seed, variable=variable, journal=path)
     assert path.read_bytes() == before
+
+
+def test_a_journal_played_under_another_catalogue_or_model_is_refused(
+        tmp_path: Path) -> None:
+    """Games played with other catalogue values or another value model are another
+    series: resuming must not mix them in (the header names both fingerprints)."""
+    path = tmp_path / "series.jsonl"
+    run_arena(SPECS, games=2, seed=7, journal=path)
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    assert header["catalogue"] == default_catalogue().fingerprint
+    assert header["value_model"] == model_fingerprint()
+    for key in ("catalogue", "value_model"):
+        changed = dict(header, **{key: "0" * 16})
+        path.write_text("\n".join([json.dumps(changed), *lines[1:]]) + "\n")
+        before = path.read_bytes()
+        with pytest.raises(ValueError, match="holds another series.*0000000000000000"):
+            run_arena(SPECS, games=3, seed=7, journal=path)
+        assert path.read_bytes() == before
 
 
 def test_a_line_cut_by_a_stop_is_replayed_but_a_damaged_middle_line_is_an_error(
