@@ -51,7 +51,7 @@ def test_planned_cards_leave_the_hand_and_are_revealed_together() -> None:
     """rounds-and-planning.txt, Planning phase: "Place cards face down from your hand ...
     When everyone is done, turn all placed cards face up." The action phase begins with
     the first player once everybody is ready."""
-    s = plan(play_setup(2, 0), {0: ["cof2/1", "kpr2/1"], 1: ["cof1/2"]})
+    s = plan(play_setup(2, 0), {0: ["cof2/1", "kpr2/1"], 1: ["cof2/2"]})
     assert s.revealed
     assert s.decision == engine.Decision("action", 0)
     p = s.players[0]
@@ -108,10 +108,10 @@ def test_players_who_ended_are_skipped() -> None:
     """rounds-and-planning.txt, End of your action phase: "You are out of the general
     action phase for this round; the others go on without you." After P1 ends, P2 takes
     every following turn."""
-    s = plan(play_setup(2, 0), {1: ["cof1/2", "ban2/2"]})
+    s = plan(play_setup(2, 0), {1: ["cof2/2", "ban1/2"]})
     s = do(s, "end 2")
     assert s.decision == engine.Decision("action", 1)
-    s = do(s, "goods cof1/2", "nobuy", "unit MOM")
+    s = do(s, "goods ban1/2", "nobuy", "unit MOM")
     assert s.decision == engine.Decision("action", 1)
 
 

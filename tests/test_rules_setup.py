@@ -75,10 +75,11 @@ def test_resting_cards_are_the_starting_tile_cards_in_any_order() -> None:
 
 def test_starting_bonus_is_received() -> None:
     """rulebook.txt, Setup 14.4: "He receives his starting bonus." First game: tile 1
-    (seat 1) moves Cairo 2, tile 2 (seat 2) moves Mombasa 2."""
+    (seat 1) moves Cairo 2, tile 3 (seat 2; ``first_game_tiles``, docs/catalogue.md) moves
+    Cape Town 2."""
     s = play_setup(2, 0)
     assert s.players[0].track == (0, 0, 0, 2)
-    assert s.players[1].track == (2, 0, 0, 0)
+    assert s.players[1].track == (0, 2, 0, 0)
     assert s.players[0].ink == 0 and s.players[0].diamond == 0
 
 

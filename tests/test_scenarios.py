@@ -62,20 +62,20 @@ def test_majority_tie_is_enough_for_both_players() -> None:
     """actions.txt, Majority bonus spaces: "You may take a MAX space only if no other
     player has more of that type face up in their action area right now (a tie is
     enough)." rulebook.txt: "if you currently have the majority or at least the shared
-    majority". P1 and P2 both plan bananas 2: either may take the bananas space; once
+    majority". P1 and P2 both plan cotton 2: either may take the cotton space; once
     P1 has it, it is blocked for P2."""
-    s = plan(play_setup(2, 0), {0: ["ban2/1"], 1: ["ban2/2"]})
-    assert "majority bananas 2" in texts(s)
-    # P2, tied with P1's face-up bananas, may take it as well on a turn of its own.
-    assert "majority bananas 2" in texts(at_action(s, 1))
-    p2_first = do(s, "goods ban2/1", "nobuy", "unit CAP", "unit CAP")
-    assert p2_first.players[0].used  # P1's bananas are now face down: P2 leads alone
-    assert "majority bananas 2" in texts(p2_first)
-    s = do(s, "majority bananas 2")
-    cap = company(s, "CAP")
-    assert s.players[0].track[cap] == 2
+    s = plan(play_setup(2, 0), {0: ["cot2/1"], 1: ["cot2/2"]})
+    assert "majority cotton 2" in texts(s)
+    # P2, tied with P1's face-up cotton, may take it as well on a turn of its own.
+    assert "majority cotton 2" in texts(at_action(s, 1))
+    p2_first = do(s, "goods cot2/1", "nobuy", "unit CAP", "unit CAP")
+    assert p2_first.players[0].used  # P1's cotton is now face down: P2 leads alone
+    assert "majority cotton 2" in texts(p2_first)
+    s = do(s, "majority cotton 2")
+    stl = company(s, "STL")
+    assert s.players[0].track[stl] == 2
     assert s.decision == engine.Decision("action", 1)
-    assert not any(t.startswith("majority bananas") for t in texts(s))
+    assert not any(t.startswith("majority cotton") for t in texts(s))
 
 
 def test_lower_majority_line_may_be_chosen() -> None:
