@@ -192,8 +192,18 @@ def _choose(st: dict[str, Any], planned: dict[tuple[int, int], int]) -> str:
 
 
 def _click_step(page: Any, st: dict[str, Any], step: str) -> dict[str, Any]:
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.locator(f'#legal-steps button[data-step="{step}"]').click()
-    return _settled(page, st["steps"])
+    try:
+        return _settled(page, st["steps"])
+    except PlaywrightTimeout:
+        # Timed out twice on a loaded 2-core machine (the suite beside a long arena
+        # run), never on an idle one: say where, so the next one can be diagnosed.
+        pytest.fail(f"no new view within 30 s after {step!r} at "
+                    f"{ {k: st.get(k) for k in ('decision', 'seat', 'round', 'steps')} }; "
+                    f"page {page.evaluate('JSON.stringify(document.body.dataset)')}, "
+                    f"offered {page.locator('#legal-steps').inner_text()[:300]!r}")
 
 
 def _planning_suggestions(page: Any, base: str, gid: str) -> None:
