@@ -198,8 +198,8 @@ def _click_step(page: Any, st: dict[str, Any], step: str) -> dict[str, Any]:
     try:
         return _settled(page, st["steps"])
     except PlaywrightTimeout:
-        # Timed out twice on a loaded 2-core machine (the suite beside a long arena
-        # run), never on an idle one: say where, so the next one can be diagnosed.
+        # Seen timing out on a loaded 2-core machine (the suite beside a long arena
+        # run), cause not found: say where, so the next one can be diagnosed.
         pytest.fail(f"no new view within 30 s after {step!r} at "
                     f"{ {k: st.get(k) for k in ('decision', 'seat', 'round', 'steps')} }; "
                     f"page {page.evaluate('JSON.stringify(document.body.dataset)')}, "
