@@ -8,6 +8,9 @@ Three measurements on the shipped search settings (``SearchConfig`` defaults):
   often than a reseed does, more time only buys a different sample of the same noise.
 * ``profile``: where an iteration's time goes (determinization, the tree, rollouts and
   the solvers in them, the evaluator), by cProfile over a few searches.
+* ``reach``: how often an iteration's path through the tree reaches the end of the round
+  (the search's horizon) before it leaves the tree, at 1x and 4x the budget: where it
+  does, the extra iterations only sample the same round-end leaves again.
 * ``perfect``: the information-set search against the same search given the true state
   (every determinization is the real position: the others' plans and tiles and the
   coming draws are known). A diagnostic upper bound on what hidden information costs;
@@ -15,6 +18,7 @@ Three measurements on the shipped search settings (``SearchConfig`` defaults):
 
     python -m benchmarks.diagnose_search agreement --positions 60 --iterations 400
     python -m benchmarks.diagnose_search profile --iterations 1000
+    python -m benchmarks.diagnose_search reach --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search perfect --games 40 --iterations 400
 """
 
@@ -28,7 +32,7 @@ from dataclasses import replace
 
 import search.bots as bots_module
 import search.mcts as mcts_module
-from engine import Move, Observation, State, apply_move, new_game, observe, winners
+from engine import Move, Observation, State, Step, apply_move, new_game, observe, winners
 from search.bot_specs import make_bot
 from search.bots import MCTSBot
 from search.mcts import MCTS, SearchConfig
@@ -109,6 +113,49 @@ def profile_table(stats: pstats.Stats) -> list[tuple[str, float, float]]:
     return out
 
 
+class ReachCountingMCTS(MCTS):
+    """The search, counting the iterations whose tree path ended at the round's end
+    (their rollout starts past the horizon; diagnostic only)."""
+
+    def __init__(self, config: SearchConfig) -> None:
+        super().__init__(config)
+        self.leaves = 0
+        self.at_round_end = 0
+        self._in_priors = False
+
+    def _give_priors(self, state: State, node: mcts_module.Node, player: int,
+                     legal: list[Step], horizon: int) -> None:
+        self._in_priors = True  # a prior's first look is not an iteration's leaf
+        try:
+            super()._give_priors(state, node, player, legal, horizon)
+        finally:
+            self._in_priors = False
+
+    def _rollout(self, state: State, horizon: int, rng: random.Random,
+                 me: int = -1, mover: int = -1) -> State:
+        if not self._in_priors:
+            self.leaves += 1
+            self.at_round_end += mcts_module._past_horizon(state, horizon)
+        return super()._rollout(state, horizon, rng, me, mover)
+
+
+def reach(positions: int, iterations: int, factor: int = 4) -> list[dict[str, float]]:
+    """Per budget (N and factor*N): the mean share of iterations whose tree path reaches
+    the round's end, and the share of positions where most of them do."""
+    obs_list = sample_positions(positions, seed=300)
+    out = []
+    for budget in (iterations, iterations * factor):
+        shares = []
+        for i, obs in enumerate(obs_list):
+            search = ReachCountingMCTS(SearchConfig(iterations=budget, seed=i))
+            search.search(obs)
+            shares.append(search.at_round_end / max(1, search.leaves))
+        out.append({"iterations": budget, "positions": len(shares),
+                    "mean_share_at_round_end": sum(shares) / len(shares),
+                    "positions_mostly_at_round_end": sum(x > 0.5 for x in shares) / len(shares)})
+    return out
+
+
 class TrueStateMCTS(MCTSBot):
     """The search handed the true state: every determinization is the real position,
     so the others' plans and tiles and the coming draws are known (diagnostic only)."""
@@ -159,7 +206,7 @@ def perfect(games: int, iterations: int, seed: int = 77) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("agreement", "profile", "perfect"))
+    ap.add_argument("what", choices=("agreement", "profile", "reach", "perfect"))
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--games", type=int, default=40)
@@ -169,6 +216,9 @@ def main() -> None:
     elif args.what == "profile":
         for label, cum, share in profile_table(profile(args.iterations)):
             print(f"{label:48} {cum:7.2f} s  {100 * share:5.1f}%")
+    elif args.what == "reach":
+        for row in reach(args.positions, args.iterations):
+            print(row)
     else:
         print(perfect(args.games, args.iterations))
 
