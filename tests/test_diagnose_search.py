@@ -6,20 +6,14 @@ from __future__ import annotations
 import engine
 from benchmarks.diagnose_search import ReachCountingMCTS, reach
 from search.mcts import SearchConfig
-
-
-def _first_action(seed: int) -> engine.Observation:
-    s = engine.new_game(players=2, seed=seed)
-    while s.decision.kind != "action":
-        d = s.decision
-        s = s.apply(s.sample_chance() if d.kind == "chance" else s.legal_steps()[0])
-    return engine.observe(s, s.decision.player)
+from tests.builders import start
 
 
 def test_a_small_tree_at_the_start_of_a_round_never_reaches_its_end() -> None:
     """30 iterations at the first action of round 1 cannot play out the whole round."""
     search = ReachCountingMCTS(SearchConfig(iterations=30, seed=1))
-    search.search(_first_action(seed=3))
+    s = start(seed=3)
+    search.search(engine.observe(s, s.decision.player))
     assert search.leaves == 30
     assert search.at_round_end == 0
 

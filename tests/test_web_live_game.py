@@ -32,6 +32,7 @@ from typing import Any
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import engine
 from tests.browser import Console, artifacts
@@ -192,8 +193,6 @@ def _choose(st: dict[str, Any], planned: dict[tuple[int, int], int]) -> str:
 
 
 def _click_step(page: Any, st: dict[str, Any], step: str) -> dict[str, Any]:
-    from playwright.sync_api import TimeoutError as PlaywrightTimeout
-
     page.locator(f'#legal-steps button[data-step="{step}"]').click()
     try:
         return _settled(page, st["steps"])
