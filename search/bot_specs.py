@@ -11,7 +11,6 @@ from search.mcts import (
     BOUNDS,
     HORIZONS,
     MAX_ITERATIONS,
-    ROOTS,
     TREES,
     WEIGHT_BOUNDS,
     Bound,
@@ -51,10 +50,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 _MCTS_KNOBS: dict[str, str] = {
     "c": "c_uct", "horizon": "horizon", "widen": "widen_c", "prior": "prior_visits",
     "tree": "tree", "eval": "evaluator", "noise": "rollout_noise", "tempo": "tempo",
-    "node_priors": "node_priors", "time": "time", "iterations": "iterations",
-    "root": "root", "width": "halving_width"}
+    "node_priors": "node_priors", "time": "time", "iterations": "iterations"}
 _CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES,
-                                        "eval": EVALUATORS, "root": ROOTS}
+                                        "eval": EVALUATORS}
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
 # Settings of the other bots.
 SAMPLES = Bound(1, 1000, integer=True)  # greedy: rollouts per candidate step
@@ -103,7 +101,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     (route specialists, :mod:`search.specialists`);
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
     [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,widen=W][,prior=K]
-    [,node_priors=1][,root=ucb|halving][,width=K]``
+    [,node_priors=1]``
     (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
     ``openspiel`` extra).

@@ -49,7 +49,6 @@ from search.policy import SOLVED_KINDS, policy_step, step_score
 
 HORIZONS = ("turn", "move", "cycle", "round", "game")
 TREES = ("move", "round")
-ROOTS = ("ucb", "halving")
 MAX_SECONDS = 3600.0  # a search budget beyond an hour is a typo or an attack
 MAX_ITERATIONS = 10**7
 
@@ -108,7 +107,6 @@ BOUNDS: dict[str, Bound] = {
     "rollout_noise": Bound(0, 100),
     "prior_visits": Bound(0, 10**4, integer=True),
     "tempo": Bound(-100, 100),  # pounds
-    "halving_width": Bound(2, 1000, integer=True),
 }
 # Evaluator weights: pounds per unit and shares, finite; ``win_scale`` is a divisor.
 WEIGHT_BOUNDS: dict[str, Bound] = {
@@ -150,11 +148,6 @@ class SearchConfig:
     weights: Weights = DEFAULT_WEIGHTS
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
-    # How the root shares the budget among its candidates: "ucb" like every other node,
-    # or "halving": sequential halving over the ``halving_width`` best first looks
-    # (every survivor gets the same iterations in a round, the worse half is dropped).
-    root: str = "ucb"
-    halving_width: int = 8
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -176,8 +169,6 @@ class SearchConfig:
         if self.evaluator not in EVALUATORS:
             raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
                              f"got {self.evaluator!r}")
-        if self.root not in ROOTS:
-            raise ValueError(f"root: 'ucb' or 'halving', got {self.root!r}")
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon: 'turn', 'move', 'cycle', 'round' or 'game', "
                              f"got {self.horizon!r}")
@@ -272,9 +263,6 @@ class MCTS:
             fresh = [s for s in root_legal if s not in root.children]
             if fresh:
                 self._give_priors(first, root, me, fresh, horizon)
-        if cfg.root == "halving" and len(root_legal) >= 2:
-            return self._halving(obs, root, me, horizon, rng, root_legal, limit, start,
-                                 deadline, callback)
         done = 0
         while done < limit:
             if cfg.time is not None and time.perf_counter() >= deadline:
@@ -286,46 +274,6 @@ class MCTS:
                 if callback(interim) is False:
                     break
         return self._result(me, root, done, time.perf_counter() - start)
-
-    def _halving(self, obs: Observation, root: Node, me: int, horizon: int,
-                 rng: random.Random, root_legal: list[Step], limit: int, start: float,
-                 deadline: float, callback: Callback | None) -> SearchResult:
-        """Sequential halving at the root: the ``halving_width`` candidates with the best
-        mean lead so far share each round's budget equally (one iteration each in turn),
-        and after each round the worse half is dropped; the last one standing is the
-        pick. Unlike UCB, which keeps visiting the early favourite (whose follow-ups the
-        tree then optimises, so it looks better still), every survivor is looked at as
-        deeply as the others before they are compared."""
-        cfg = self.config
-        alive = sorted(root_legal, key=lambda s: -_lead(root.children.get(s), me))
-        alive = alive[:cfg.halving_width]
-        rounds = max(1, math.ceil(math.log2(len(alive))))
-        done = 0
-        stopped = False
-        for r in range(rounds):
-            left = rounds - r
-            budget = (limit - done) // left if cfg.iterations is not None else 1 << 62
-            until = (time.perf_counter() + (deadline - time.perf_counter()) / left
-                     if cfg.time is not None else math.inf)
-            spent = 0
-            while spent < max(budget, len(alive)) and done < limit:
-                if cfg.time is not None and time.perf_counter() >= until and spent:
-                    break
-                self._iterate(obs, root, me, horizon, rng, root_legal,
-                              forced=alive[spent % len(alive)])
-                spent += 1
-                done += 1
-                if callback is not None and done % cfg.report_every == 0:
-                    interim = self._result(me, root, done, time.perf_counter() - start,
-                                           first=alive[0])
-                    if callback(interim) is False:
-                        stopped = True
-                        break
-            alive.sort(key=lambda s: -_lead(root.children.get(s), me))
-            if stopped:
-                break
-            alive = alive[:max(1, math.ceil(len(alive) / 2))]
-        return self._result(me, root, done, time.perf_counter() - start, first=alive[0])
 
     def _give_priors(self, state: State, node: Node, player: int, legal: list[Step],
                      horizon: int) -> None:
@@ -351,8 +299,7 @@ class MCTS:
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, obs: Observation, root: Node, me: int, horizon: int,
-                 rng: random.Random, root_legal: list[Step],
-                 forced: Step | None = None) -> None:
+                 rng: random.Random, root_legal: list[Step]) -> None:
         cfg = self.config
         state = determinize(obs, rng)
         node = root
@@ -365,7 +312,7 @@ class MCTS:
                 continue
             player = d.player
             if node is root:
-                legal = root_legal if forced is None else [forced]
+                legal = root_legal
             else:
                 legal = legal_steps(state)
                 if d.hidden and player != me:
@@ -486,8 +433,7 @@ class MCTS:
         return state
 
     # -- results -------------------------------------------------------------------
-    def _result(self, me: int, root: Node, iterations: int, elapsed: float,
-                first: Step | None = None) -> SearchResult:
+    def _result(self, me: int, root: Node, iterations: int, elapsed: float) -> SearchResult:
         total = max(1, sum(ch.n for ch in root.children.values()))
         lines = []
         for step, child in root.children.items():
@@ -501,16 +447,8 @@ class MCTS:
                 money=[x / child.n for x in child.m],
                 pv=principal_variation(child),
             ))
-        lines.sort(key=lambda ln: (ln.step != first, -ln.visits, -ln.win[me], ln.step))
+        lines.sort(key=lambda ln: (-ln.visits, -ln.win[me], ln.step))
         return SearchResult(me, lines, iterations, elapsed, iterations, root)
-
-
-def _lead(node: Node | None, me: int) -> float:
-    """Mean estimated money lead of ``me`` over its best opponent at ``node``."""
-    if node is None or not node.n:
-        return -math.inf
-    m = node.m
-    return (m[me] - max(x for i, x in enumerate(m) if i != me)) / node.n
 
 
 def _past_horizon(state: State, horizon: int) -> bool:

@@ -177,8 +177,7 @@ def test_reused_subtree_gets_a_first_look_at_the_candidates_it_never_tried() -> 
     assert all(ch.n >= 2 for ch in fresh)
 
 
-@pytest.mark.parametrize("spec", ["random", "policy", "greedy", "mcts:iterations=12",
-                                  "mcts:iterations=12,root=halving"])
+@pytest.mark.parametrize("spec", ["random", "policy", "greedy", "mcts:iterations=12"])
 def test_every_bot_plays_a_complete_legal_game(spec: str) -> None:
     rec = play_game([spec, "policy"], index=0, seed=1)
     assert len(rec.totals) == 2 and rec.winners
@@ -191,59 +190,6 @@ def test_bot_moves_are_whole_turns() -> None:
     move = make_bot("greedy").choose(engine.observe(s, me))
     after = engine.apply_move(s, move)
     assert after.is_over() or after.decision.player != me
-
-
-def _lead(node: Node, me: int) -> float:
-    return (node.m[me] - max(x for i, x in enumerate(node.m) if i != me)) / node.n
-
-
-def test_halving_gives_every_survivor_the_same_share_of_a_round() -> None:
-    """root=halving: the best ``halving_width`` first looks split each round evenly, the
-    worse half is dropped after it, and the last survivor is the pick."""
-    s = mid_game(2, 6, 2)
-    me = s.decision.player
-    obs = engine.observe(s, me)
-    priors = MCTS(SearchConfig(iterations=1, seed=4)).search(obs).root  # first looks only
-    ranked = sorted(priors.children, key=lambda st: -_lead(priors.children[st], me))
-    width = 4
-    assert len(ranked) > width
-    cfg = SearchConfig(iterations=400, seed=4, root="halving", halving_width=width)
-    result = MCTS(cfg).search(obs)
-    assert result.iterations == 400
-    children = result.root.children
-    prior = cfg.prior_visits
-    # Round 1 (200 iterations): the four best first looks get 50 each, the others none;
-    # round 2 (200 iterations): the two survivors 100 more each.
-    assert sorted(children[st].n - prior for st in ranked[:width]) == [50, 50, 150, 150]
-    assert all(children[st].n == prior for st in ranked[width:])
-    finalists = sorted(ranked[:width], key=lambda st: -children[st].n)[:2]
-    assert [children[st].n - prior for st in finalists] == [150, 150]
-    best = max(finalists, key=lambda st: _lead(children[st], me))
-    assert result.best == best
-    assert result.lines[0].step == best
-
-
-def test_halving_with_a_time_budget_and_a_callback() -> None:
-    s = mid_game(2, 6, 2)
-    obs = engine.observe(s, s.decision.player)
-    timed = MCTS(SearchConfig(time=0.2, seed=1, root="halving")).search(obs)
-    assert timed.iterations > 0 and timed.lines
-    seen = []
-
-    def cb(interim) -> bool:  # type: ignore[no-untyped-def]
-        seen.append(interim.iterations)
-        return False
-
-    cfg = SearchConfig(iterations=1000, seed=1, root="halving", report_every=8)
-    stopped = MCTS(cfg).search(obs, callback=cb)
-    assert seen == [8] and stopped.iterations == 8
-
-
-def test_bad_root_setting_is_refused() -> None:
-    with pytest.raises(ValueError, match="root: 'ucb' or 'halving', got 'gumbel'"):
-        SearchConfig(iterations=1, root="gumbel")
-    with pytest.raises(ValueError, match="width"):
-        make_bot("mcts:iterations=5,root=halving,width=1")
 
 
 def test_bad_bot_specs_are_refused_with_the_reason() -> None:
