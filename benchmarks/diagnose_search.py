@@ -11,6 +11,10 @@ Three measurements on the shipped search settings (``SearchConfig`` defaults):
 * ``reach``: how often an iteration's path through the tree reaches the end of the round
   (the search's horizon) before it leaves the tree, at 1x and 4x the budget: where it
   does, the extra iterations only sample the same round-end leaves again.
+* ``firstlook``: at budgets N/4, N and 4N, how often the search's pick is the step its
+  root's first look (each candidate step completed by the quiet policy and evaluated
+  once, before any iteration) ranks best, and how often the pick changes from one
+  budget to the next: where the first look decides, more iterations cannot buy much.
 * ``perfect``: the information-set search against the same search given the true state
   (every determinization is the real position: the others' plans and tiles and the
   coming draws are known). A diagnostic upper bound on what hidden information costs;
@@ -19,6 +23,7 @@ Three measurements on the shipped search settings (``SearchConfig`` defaults):
     python -m benchmarks.diagnose_search agreement --positions 60 --iterations 400
     python -m benchmarks.diagnose_search profile --iterations 1000
     python -m benchmarks.diagnose_search reach --positions 40 --iterations 1000
+    python -m benchmarks.diagnose_search firstlook --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search perfect --games 40 --iterations 400
 """
 
@@ -32,10 +37,22 @@ from dataclasses import replace
 
 import search.bots as bots_module
 import search.mcts as mcts_module
-from engine import Move, Observation, State, Step, apply_move, new_game, observe, winners
+from engine import (
+    Move,
+    Observation,
+    State,
+    Step,
+    apply_move,
+    determinize,
+    legal_steps,
+    new_game,
+    observe,
+    winners,
+)
 from search.bot_specs import make_bot
 from search.bots import MCTSBot
-from search.mcts import MCTS, SearchConfig
+from search.candidates import candidate_steps
+from search.mcts import MCTS, Node, SearchConfig
 
 
 def sample_positions(count: int, seed: int = 100) -> list[Observation]:
@@ -156,6 +173,49 @@ def reach(positions: int, iterations: int, factor: int = 4) -> list[dict[str, fl
     return out
 
 
+def first_look_pick(obs: Observation, config: SearchConfig) -> Step:
+    """The root candidate the search's first look ranks best: each candidate step, the
+    rest of the move by the quiet policy, the evaluator (as ``MCTS.search`` gives its
+    root priors, on the same first determinization), by lead over the best opponent."""
+    me = obs.viewer
+    state = determinize(obs, random.Random(config.seed ^ 0x5EED))
+    legal = candidate_steps(state, legal_steps(state))
+    root = Node(state.n)
+    MCTS(replace(config, prior_visits=max(1, config.prior_visits)))._give_priors(
+        state, root, me, legal, max(state.round, 1))
+
+    def lead(step: Step) -> float:
+        m = root.children[step].m
+        return m[me] - max(x for i, x in enumerate(m) if i != me)
+
+    return max(legal, key=lead)
+
+
+def firstlook(positions: int, iterations: int, factor: int = 4) -> dict[str, float]:
+    """At budgets N/factor, N and factor*N: the share of positions whose pick is the
+    first look's best step, and the share whose pick changes from one budget to the
+    next (``changed_a_to_b``)."""
+    obs_list = sample_positions(positions)
+    budgets = (max(1, iterations // factor), iterations, iterations * factor)
+    same = dict.fromkeys(budgets, 0)
+    changed = [0, 0]
+    for i, obs in enumerate(obs_list):
+        base = SearchConfig(iterations=iterations, seed=1000 + i)
+        look = first_look_pick(obs, base)
+        picks = [MCTS(replace(base, iterations=b)).search(obs).best for b in budgets]
+        for b, pick in zip(budgets, picks, strict=True):
+            same[b] += pick == look
+        changed[0] += picks[0] != picks[1]
+        changed[1] += picks[1] != picks[2]
+    n = len(obs_list)
+    out: dict[str, float] = {"positions": n}
+    for b in budgets:
+        out[f"first_look_pick_at_{b}"] = same[b] / n
+    out[f"changed_{budgets[0]}_to_{budgets[1]}"] = changed[0] / n
+    out[f"changed_{budgets[1]}_to_{budgets[2]}"] = changed[1] / n
+    return out
+
+
 class TrueStateMCTS(MCTSBot):
     """The search handed the true state: every determinization is the real position,
     so the others' plans and tiles and the coming draws are known (diagnostic only)."""
@@ -206,7 +266,7 @@ def perfect(games: int, iterations: int, seed: int = 77) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("agreement", "profile", "reach", "perfect"))
+    ap.add_argument("what", choices=("agreement", "profile", "reach", "firstlook", "perfect"))
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--games", type=int, default=40)
@@ -219,6 +279,8 @@ def main() -> None:
     elif args.what == "reach":
         for row in reach(args.positions, args.iterations):
             print(row)
+    elif args.what == "firstlook":
+        print(firstlook(args.positions, args.iterations))
     else:
         print(perfect(args.games, args.iterations))
 

@@ -3,9 +3,11 @@ more thinking did not play better"), at tiny budgets."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import engine
-from benchmarks.diagnose_search import ReachCountingMCTS, reach
-from search.mcts import SearchConfig
+from benchmarks.diagnose_search import ReachCountingMCTS, first_look_pick, firstlook, reach
+from search.mcts import MCTS, SearchConfig
 from tests.builders import start
 
 
@@ -25,3 +27,22 @@ def test_reach_reports_both_budgets_as_shares() -> None:
         assert row["positions"] == 2
         assert 0.0 <= row["mean_share_at_round_end"] <= 1.0
         assert 0.0 <= row["positions_mostly_at_round_end"] <= 1.0
+
+
+def test_first_look_pick_is_what_one_iteration_without_a_tree_would_pick() -> None:
+    """With a budget of one iteration and exploration off, the root's only deep look goes
+    to the best first look, which stays the pick."""
+    s = start(seed=3)
+    obs = engine.observe(s, s.decision.player)
+    cfg = SearchConfig(iterations=1, seed=5)
+    look = first_look_pick(obs, cfg)
+    assert look in engine.legal_steps(s)
+    assert MCTS(replace(cfg, c_uct=0.0)).search(obs).best == look
+
+
+def test_firstlook_reports_three_budgets_as_shares() -> None:
+    row = firstlook(positions=2, iterations=8)
+    assert row["positions"] == 2
+    assert set(row) == {"positions", "first_look_pick_at_2", "first_look_pick_at_8",
+                        "first_look_pick_at_32", "changed_2_to_8", "changed_8_to_32"}
+    assert all(0.0 <= v <= 1.0 for k, v in row.items() if k != "positions")
