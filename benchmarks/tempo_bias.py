@@ -13,6 +13,12 @@ decision that follows another player's, how much better off than estimated the p
 act ends, and the others, relative to the player who just moved. That difference is
 the correction a search would add at a leaf (``search.evaluator.TEMPO``).
 
+``--progress`` adds a third report (two players): the mean error of player 1's lead by
+how many more action cards player 1 has used this round than player 2, and the least
+squares slope over that difference (with who is to act as a second term). A negative
+slope means the player further through the round is overrated by that many pounds per
+card: the correction ``progress`` of :func:`search.evaluator.evaluate`.
+
 ``MOMBASA_VALUE_MODEL=FILE`` measures another model file.
 """
 
@@ -22,11 +28,14 @@ import argparse
 import statistics
 from collections.abc import Iterable, Iterator
 
+import numpy as np
+
 from engine import apply_move, new_game, observe, score
 from search.bot_specs import make_bot
 from search.evaluator import money_estimate
 
-Seen = tuple[int, int | None, int, list[float]]  # to act, previous actor, round, estimate
+# to act, previous actor, round, estimate, action cards used this round per player
+Seen = tuple[int, int | None, int, list[float], list[int]]
 Game = tuple[list[Seen], list[int]]  # action decisions, final money
 
 
@@ -45,7 +54,8 @@ def played_games(games: int, players: int, bot: str, evaluator: str, seed: int =
                 s = s.apply(s.sample_chance())
                 continue
             if d.kind == "action":
-                seen.append((d.player, last, s.round, money_estimate(s, evaluator=evaluator)))
+                seen.append((d.player, last, s.round, money_estimate(s, evaluator=evaluator),
+                             [p.used.bit_count() for p in s.players]))
                 last = d.player
             s = apply_move(s, bots[d.player].choose(observe(s, d.player)))
         yield seen, [sc.total for sc in score(s)]
@@ -61,7 +71,7 @@ def leads_of(played: Iterable[Game]) -> dict[int, list[tuple[int, float]]]:
     """:func:`lead_errors` of two-player games already played."""
     out: dict[int, list[tuple[int, float]]] = {0: [], 1: []}
     for seen, totals in played:
-        for who, _, rnd, est in seen:
+        for who, _, rnd, est, _used in seen:
             out[who].append((rnd, totals[0] - totals[1] - (est[0] - est[1])))
     return out
 
@@ -83,7 +93,7 @@ def roles_of(played: Iterable[Game]) -> list[tuple[int, float, float, float | No
     out: list[tuple[int, float, float, float | None]] = []
     for seen, totals in played:
         players = len(totals)
-        for actor, mover, rnd, est in seen:
+        for actor, mover, rnd, est, _used in seen:
             if mover is None or mover == actor:
                 continue
             err = [totals[i] - est[i] for i in range(players)]
@@ -91,6 +101,35 @@ def roles_of(played: Iterable[Game]) -> list[tuple[int, float, float, float | No
             out.append((rnd, err[actor], err[mover],
                         statistics.mean(rest) if rest else None))
     return out
+
+
+def progress_errors(played: Iterable[Game]) -> list[tuple[int, int, float]]:
+    """Two players: per action decision (cards player 1 has used this round minus player
+    2's, who is to act, final lead of player 1 minus its estimated lead)."""
+    out = []
+    for seen, totals in played:
+        for who, _, _rnd, est, used in seen:
+            out.append((used[0] - used[1], who, totals[0] - totals[1] - (est[0] - est[1])))
+    return out
+
+
+def progress_slope(rows: list[tuple[int, int, float]]) -> tuple[float, float, float]:
+    """Least squares ``error ~ a + b * used difference + c * [player 1 to act]``:
+    (a, b, c)."""
+    x = np.array([[1.0, diff, 1.0 if who == 0 else 0.0] for diff, who, _ in rows])
+    y = np.array([err for _, _, err in rows])
+    a, b, c = np.linalg.lstsq(x, y, rcond=None)[0]
+    return float(a), float(b), float(c)
+
+
+def report_progress(rows: list[tuple[int, int, float]]) -> None:
+    print("cards used, P1 - P2  mean error of P1's lead  decisions")
+    for diff in range(-3, 4):
+        sel = [e for d, _, e in rows if max(-3, min(3, d)) == diff]
+        if sel:
+            print(f"{diff:>19}  {statistics.mean(sel):23.2f}  {len(sel):9}")
+    a, b, c = progress_slope(rows)
+    print(f"slope: {b:.2f} pounds per card (intercept {a:.2f}, P1 to act {c:.2f})")
 
 
 def report_roles(rows: list[tuple[int, float, float, float | None]]) -> None:
@@ -114,8 +153,11 @@ def main() -> None:
     ap.add_argument("--eval", default="learned", choices=("learned", "hand"))
     ap.add_argument("--players", type=int, default=2, choices=(2, 3, 4),
                     help="with 3 or 4 players only the by-role report is printed")
+    ap.add_argument("--progress", action="store_true",
+                    help="also the error by cards used this round (two players)")
+    ap.add_argument("--seed", type=int, default=1000)
     args = ap.parse_args()
-    played = list(played_games(args.games, args.players, args.bot, args.eval))
+    played = list(played_games(args.games, args.players, args.bot, args.eval, args.seed))
     report_roles(roles_of(played))
     if args.players != 2:
         return
@@ -131,6 +173,8 @@ def main() -> None:
     b = [e for _, e in errors[1]]
     print(f"  all  {statistics.mean(a):9.2f}  {statistics.mean(b):9.2f}  "
           f"{statistics.mean(a) - statistics.mean(b):10.2f}   ({len(a)} + {len(b)} decisions)")
+    if args.progress:
+        report_progress(progress_errors(played))
 
 
 if __name__ == "__main__":
