@@ -50,7 +50,6 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 _MCTS_KNOBS: dict[str, str] = {
     "c": "c_uct", "horizon": "horizon", "widen": "widen_c", "prior": "prior_visits",
     "tree": "tree", "eval": "evaluator", "noise": "rollout_noise", "tempo": "tempo",
-    "progress": "progress",
     "node_priors": "node_priors", "time": "time", "iterations": "iterations"}
 _CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES,
                                         "eval": EVALUATORS}
@@ -101,7 +100,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     ``bookkeeper``, ``diamonds``, ``shares`` ``[:eval=learned|hand][,strength=X]``
     (route specialists, :mod:`search.specialists`);
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
-    [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,progress=P][,widen=W][,prior=K]
+    [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,widen=W][,prior=K]
     [,node_priors=1]``
     (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the

@@ -180,14 +180,11 @@ def money_estimate(s: State, w: Weights = DEFAULT_WEIGHTS,
 
 
 def evaluate(s: State, w: Weights = DEFAULT_WEIGHTS, evaluator: str = "hand",
-             tempo: float = 0.0, progress: float = 0.0) -> tuple[list[float], list[float]]:
+             tempo: float = 0.0) -> tuple[list[float], list[float]]:
     """(utilities, estimated money) per player; exact at the end of the game.
 
     ``tempo`` pounds are added to the estimate of the player whose action turn is
-    pending: see :data:`TEMPO` for why a search wants it. In the action phase,
-    ``progress`` pounds per card are taken from a player who has used more action cards
-    this round than the players' mean (and given to one who has used fewer); the sum
-    over the players does not change.
+    pending: see :data:`TEMPO` for why a search wants it.
     """
     money = money_estimate(s, w, evaluator)
     if s.is_over():
@@ -196,9 +193,5 @@ def evaluate(s: State, w: Weights = DEFAULT_WEIGHTS, evaluator: str = "hand",
     if tempo and d.kind == "action":
         money = list(money)
         money[d.player] += tempo
-    if progress and s.phase == 2:
-        used = [p.used.bit_count() for p in s.players]
-        mean = sum(used) / len(used)
-        money = [m - progress * (u - mean) for m, u in zip(money, used, strict=True)]
     scale = w.win_scale * (1.0 + rounds_left(s))
     return win_utilities(money, scale), money

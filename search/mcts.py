@@ -107,7 +107,6 @@ BOUNDS: dict[str, Bound] = {
     "rollout_noise": Bound(0, 100),
     "prior_visits": Bound(0, 10**4, integer=True),
     "tempo": Bound(-100, 100),  # pounds
-    "progress": Bound(-100, 100),  # pounds per action card used
 }
 # Evaluator weights: pounds per unit and shares, finite; ``win_scale`` is a divisor.
 WEIGHT_BOUNDS: dict[str, Bound] = {
@@ -149,7 +148,6 @@ class SearchConfig:
     weights: Weights = DEFAULT_WEIGHTS
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
-    progress: float = 0.0  # pounds per card used this round beyond the mean (evaluate)
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -288,7 +286,7 @@ class MCTS:
         for step in legal:
             after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
                                   player, player)
-            util, money = evaluate(after, cfg.weights, cfg.evaluator, cfg.tempo, cfg.progress)
+            util, money = evaluate(after, cfg.weights, cfg.evaluator, cfg.tempo)
             child = Node(state.n)
             child.n = child.avail = k
             child.w = [u * k for u in util]
@@ -355,7 +353,7 @@ class MCTS:
             state = apply_unchecked(state, step)
             path.append(node)
         state = self._rollout(state, horizon, rng, me, mover)
-        util, money = evaluate(state, cfg.weights, cfg.evaluator, cfg.tempo, cfg.progress)
+        util, money = evaluate(state, cfg.weights, cfg.evaluator, cfg.tempo)
         for nd in path:
             nd.n += 1
             w, m = nd.w, nd.m

@@ -263,20 +263,3 @@ def test_best_plan_is_the_whole_plan_behind_the_first_candidate() -> None:
         s = apply_unchecked(s, s.sample_chance() if s.decision.kind == "chance"
                             else rng.choice(legal_steps(s)))
     assert seen == 3
-
-
-def test_progress_moves_money_from_the_player_further_through_the_round() -> None:
-    """evaluate(progress=k): in the action phase a player who has used more action cards
-    than the mean loses k pounds per card of the difference, and the others gain it."""
-    from search.evaluator import evaluate
-
-    s = mid_game(2, 6, 2)
-    while len({p.used.bit_count() for p in s.players}) == 1:  # play until they differ
-        s = s.apply(s.sample_chance() if s.decision.kind == "chance" else s.legal_steps()[0])
-    assert s.phase == 2
-    used = [p.used.bit_count() for p in s.players]
-    _, plain = evaluate(s, evaluator="learned")
-    _, moved = evaluate(s, evaluator="learned", progress=2.0)
-    mean = sum(used) / 2
-    assert moved == pytest.approx([m - 2.0 * (u - mean) for m, u in zip(plain, used, strict=True)])
-    assert sum(moved) == pytest.approx(sum(plain))

@@ -386,8 +386,9 @@ def test_tempo_bias_tool_compares_the_player_to_act_with_the_one_who_just_moved(
 
 
 def test_progress_tool_files_each_decision_under_the_used_card_difference() -> None:
-    """``benchmarks/tempo_bias.py --progress`` (the measurement behind ``progress``):
-    one row per action decision; the fitted slope recovers a planted one."""
+    """``benchmarks/tempo_bias.py --progress`` (the estimate's error by action cards
+    used this round): one row per action decision; the fitted slope recovers a planted
+    one."""
     from benchmarks.tempo_bias import played_games, progress_errors, progress_slope
 
     played = list(played_games(1, 2, "greedy", "hand"))
