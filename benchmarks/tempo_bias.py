@@ -73,8 +73,13 @@ def leads_of(played: Iterable[Game]) -> dict[int, list[tuple[int, float]]]:
     out: dict[int, list[tuple[int, float]]] = {0: [], 1: []}
     for seen, totals in played:
         for who, _, rnd, est, _used in seen:
-            out[who].append((rnd, totals[0] - totals[1] - (est[0] - est[1])))
+            out[who].append((rnd, _lead_error(totals, est)))
     return out
+
+
+def _lead_error(totals: list[int], est: list[float]) -> float:
+    """Final lead of player 1 over player 2 minus its estimate."""
+    return totals[0] - totals[1] - (est[0] - est[1])
 
 
 def role_errors(games: int, players: int, bot: str, evaluator: str, seed: int = 1000
@@ -110,7 +115,7 @@ def progress_errors(played: Iterable[Game]) -> list[tuple[int, int, float]]:
     out = []
     for seen, totals in played:
         for who, _, _rnd, est, used in seen:
-            out.append((used[0] - used[1], who, totals[0] - totals[1] - (est[0] - est[1])))
+            out.append((used[0] - used[1], who, _lead_error(totals, est)))
     return out
 
 
