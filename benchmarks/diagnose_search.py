@@ -43,16 +43,13 @@ from engine import (
     State,
     Step,
     apply_move,
-    determinize,
-    legal_steps,
     new_game,
     observe,
     winners,
 )
 from search.bot_specs import make_bot
 from search.bots import MCTSBot
-from search.candidates import candidate_steps
-from search.mcts import MCTS, Node, SearchConfig
+from search.mcts import MCTS, SearchConfig
 
 
 def sample_positions(count: int, seed: int = 100) -> list[Observation]:
@@ -141,10 +138,10 @@ class ReachCountingMCTS(MCTS):
         self._in_priors = False
 
     def _give_priors(self, state: State, node: mcts_module.Node, player: int,
-                     legal: list[Step], horizon: int) -> None:
+                     legal: list[Step], horizon: int, k: int) -> None:
         self._in_priors = True  # a prior's first look is not an iteration's leaf
         try:
-            super()._give_priors(state, node, player, legal, horizon)
+            super()._give_priors(state, node, player, legal, horizon, k)
         finally:
             self._in_priors = False
 
@@ -174,21 +171,16 @@ def reach(positions: int, iterations: int, factor: int = 4) -> list[dict[str, fl
 
 
 def first_look_pick(obs: Observation, config: SearchConfig) -> Step:
-    """The root candidate the search's first look ranks best: each candidate step, the
-    rest of the move by the quiet policy, the evaluator (as ``MCTS.search`` gives its
-    root priors, on the same first determinization), by lead over the best opponent."""
+    """The root candidate the search's first look ranks best (``MCTS.first_look``),
+    by lead over the best opponent."""
     me = obs.viewer
-    state = determinize(obs, random.Random(config.seed ^ 0x5EED))
-    legal = candidate_steps(state, legal_steps(state))
-    root = Node(state.n)
-    MCTS(replace(config, prior_visits=max(1, config.prior_visits)))._give_priors(
-        state, root, me, legal, max(state.round, 1))
+    root = MCTS(config).first_look(obs)
 
-    def lead(step: Step) -> float:
-        m = root.children[step].m
+    def lead(item: tuple[Step, mcts_module.Node]) -> float:
+        m = item[1].m
         return m[me] - max(x for i, x in enumerate(m) if i != me)
 
-    return max(legal, key=lead)
+    return max(root.children.items(), key=lead)[0]
 
 
 def firstlook(positions: int, iterations: int, factor: int = 4) -> dict[str, float]:

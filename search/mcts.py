@@ -250,19 +250,10 @@ class MCTS:
         rng = random.Random(cfg.seed)
         if root is None:
             root = Node(st.n)
-        horizon = 99 if cfg.horizon == "game" else max(st.round, 1)
         start = time.perf_counter()
         deadline = start + cfg.time if cfg.time is not None else math.inf
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
-        # The root decision is the searcher's own: its legal steps follow from what it
-        # sees, so they are the same in every determinization and are listed once.
-        first = determinize(obs, random.Random(cfg.seed ^ 0x5EED))
-        root_legal = candidate_steps(first, legal_steps(first))
-        if cfg.prior_visits > 0 and len(root_legal) >= 2:
-            # A reused subtree lacks the candidates its earlier search never tried.
-            fresh = [s for s in root_legal if s not in root.children]
-            if fresh:
-                self._give_priors(first, root, me, fresh, horizon)
+        root_legal, horizon = self._prepare_root(obs, root, cfg.prior_visits)
         done = 0
         while done < limit:
             if cfg.time is not None and time.perf_counter() >= deadline:
@@ -275,13 +266,49 @@ class MCTS:
                     break
         return self._result(me, root, done, time.perf_counter() - start)
 
-    def _give_priors(self, state: State, node: Node, player: int, legal: list[Step],
-                     horizon: int) -> None:
-        """Create a child per step (none of them a child yet), each with
-        ``prior_visits`` visits of the value of: the step, the rest of that move by the
-        quiet policy, the evaluator."""
+    def first_look(self, obs: Observation) -> Node:
+        """The root before any iteration: a child per candidate step, each holding the
+        first look ``search`` starts from (the step, the rest of the move by the quiet
+        policy, the evaluator, on the search's first determinization), with at least
+        one visit even when ``prior_visits`` is 0.
+
+        >>> from engine import new_game, observe
+        >>> state = new_game(players=2, seed=1)
+        >>> while state.decision.kind == "chance":
+        ...     state = state.apply(state.sample_chance())
+        >>> obs = observe(state, state.decision.player)
+        >>> root = MCTS(SearchConfig(iterations=1)).first_look(obs)
+        >>> all(child.n == 2 for child in root.children.values())
+        True
+        """
+        root = Node(obs.state.n)
+        self._prepare_root(obs, root, max(1, self.config.prior_visits))
+        return root
+
+    def _prepare_root(self, obs: Observation, root: Node,
+                      prior_visits: int) -> tuple[list[Step], int]:
+        """The root's candidate steps and the rollouts' horizon; the candidates the root
+        does not hold yet get their first look (``prior_visits`` visits each)."""
         cfg = self.config
-        k = cfg.prior_visits
+        st = obs.state
+        horizon = 99 if cfg.horizon == "game" else max(st.round, 1)
+        # The root decision is the searcher's own: its legal steps follow from what it
+        # sees, so they are the same in every determinization and are listed once.
+        first = determinize(obs, random.Random(cfg.seed ^ 0x5EED))
+        root_legal = candidate_steps(first, legal_steps(first))
+        if prior_visits > 0 and len(root_legal) >= 2:
+            # A reused subtree lacks the candidates its earlier search never tried.
+            fresh = [s for s in root_legal if s not in root.children]
+            if fresh:
+                self._give_priors(first, root, obs.viewer, fresh, horizon, prior_visits)
+        return root_legal, horizon
+
+    def _give_priors(self, state: State, node: Node, player: int, legal: list[Step],
+                     horizon: int, k: int) -> None:
+        """Create a child per step (none of them a child yet), each with ``k`` visits
+        of the value of: the step, the rest of that move by the quiet policy, the
+        evaluator."""
+        cfg = self.config
         node.player = player
         for step in legal:
             after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
@@ -322,7 +349,7 @@ class MCTS:
                     break
                 legal = candidate_steps(state, legal)
             if cfg.node_priors and not node.children and node is not root and len(legal) > 1:
-                self._give_priors(state, node, player, legal, horizon)
+                self._give_priors(state, node, player, legal, horizon, cfg.prior_visits)
             node.player = player
             children = node.children
             known = []
