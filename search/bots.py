@@ -33,7 +33,7 @@ from engine import (
 from search.bot_base import Bot, Budget, play_out_move, still_mine
 from search.candidates import candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, Weights, money_estimate
-from search.mcts import MCTS, Node, SearchConfig, SearchResult, merge_results, subtree
+from search.mcts import MCTS, SearchConfig, SearchResult, subtree
 from search.policy import policy_step
 
 
@@ -126,23 +126,20 @@ class MCTSBot:
         state = determinize(obs, random.Random(self.searches))
         steps: list[Step] = []
         cur = obs
-        members = self.config.ensemble
-        roots: list[Node | None] = [None] * members
+        root = None
         share = 0.6
         while True:
             legal = legal_steps(state)
             if len(legal) == 1:
                 step = legal[0]
-                roots = [subtree(r, [step]) if r is not None else None for r in roots]
+                root = subtree(root, [step]) if root is not None else None
             else:
-                cfg = self._config(budget, share / members, self.config.seed + self.searches)
+                cfg = self._config(budget, share, self.config.seed + self.searches)
                 self.searches += 1
-                results = [MCTS(replace(cfg, seed=cfg.seed * 1009 + k) if members > 1 else cfg)
-                           .search(cur, root=roots[k]) for k in range(members)]
-                result = results[0] if members == 1 else merge_results(me, results)
+                result = MCTS(cfg).search(cur, root=root)
                 self.last = result
                 step = result.best if result.lines else legal[0]
-                roots = [subtree(r.root, [step]) for r in results]
+                root = subtree(result.root, [step])
                 share = max(0.1, share * 0.5)
             steps.append(step)
             state = apply_unchecked(state, step)

@@ -107,7 +107,6 @@ BOUNDS: dict[str, Bound] = {
     "rollout_noise": Bound(0, 100),
     "prior_visits": Bound(0, 10**4, integer=True),
     "tempo": Bound(-100, 100),  # pounds
-    "ensemble": Bound(1, 64, integer=True),
 }
 # Evaluator weights: pounds per unit and shares, finite; ``win_scale`` is a divisor.
 WEIGHT_BOUNDS: dict[str, Bound] = {
@@ -149,7 +148,6 @@ class SearchConfig:
     weights: Weights = DEFAULT_WEIGHTS
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
-    ensemble: int = 1  # the bot splits its budget over this many independent searches
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -478,39 +476,6 @@ class MCTS:
             ))
         lines.sort(key=lambda ln: (-ln.visits, -ln.win[me], ln.step))
         return SearchResult(me, lines, iterations, elapsed, iterations, root)
-
-
-def merge_results(player: int, results: list[SearchResult]) -> SearchResult:
-    """One result from independent searches of the same decision: the root children's
-    visits and sums added up, each child's PV from the search that visited it most."""
-    players = len(results[0].root.w)
-    root = Node(players)
-    root.player = player
-    pvs: dict[Step, tuple[int, list[tuple[int, Step]]]] = {}
-    for result in results:
-        for step, part in result.root.children.items():
-            if not part.n:
-                continue
-            child = root.children.get(step)
-            if child is None:
-                child = root.children[step] = Node(players)
-            child.n += part.n
-            child.avail += part.avail
-            root.n += part.n
-            for i in range(players):
-                child.w[i] += part.w[i]
-                child.m[i] += part.m[i]
-            if step not in pvs or part.n > pvs[step][0]:
-                pvs[step] = (part.n, principal_variation(part))
-    total = max(1, root.n)
-    lines = [Line(step=step, visits=ch.n, share=ch.n / total,
-                  win=[x / ch.n for x in ch.w], money=[x / ch.n for x in ch.m],
-                  pv=pvs[step][1])
-             for step, ch in root.children.items()]
-    lines.sort(key=lambda ln: (-ln.visits, -ln.win[player], ln.step))
-    iterations = sum(r.iterations for r in results)
-    elapsed = sum(r.elapsed for r in results)
-    return SearchResult(player, lines, iterations, elapsed, iterations, root)
 
 
 def _past_horizon(state: State, horizon: int) -> bool:
