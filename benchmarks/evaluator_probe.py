@@ -1,0 +1,190 @@
+"""Probes of the value model's training data: would the estimate gain from more inputs?
+
+Both probes read the recipe's data files (``python -m benchmarks.train_recipe --round N
+--out FILE``) and look at the two-player buckets only.
+
+``opponent``: is a player's final money, or the lead over the other player, better
+predicted when the other player's features stand beside the player's own? Each bucket
+is fitted twice by ridge regression (both seats' rows, every 5th game held out), once
+on the 31 own features and once on own and other features; the report gives the
+held-out mean absolute error of the money and of the lead, per round.
+
+``skill``: does the fit read "who is playing" off the route features? Each bucket is
+fitted the shipped way (:func:`search.value_model.anchored_fit`), once as shipped and
+once with indicator columns beside the features for which bot played the row and which
+bots it faced (the search is the reference). If a route's features mostly described the
+weaker bots, their weights would move once the bot is accounted for. The bots of each
+game follow from the recipe's round number and seed (``FILE:ROUND:SEED``).
+
+    .venv/bin/python -m benchmarks.evaluator_probe opponent r1.npz r2.npz
+    .venv/bin/python -m benchmarks.evaluator_probe skill r1.npz:1:11 r2.npz:2:22
+
+The findings are in ``docs/search.md`` ("The learned evaluator").
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+import numpy as np
+
+from search.dataset import Dataset
+from search.features import FEATURES
+from search.value_model import anchored_fit, ridge_fit
+
+# Bots told apart by the skill probe (the spec's name before ':'); the rest, the search
+# above all, are the reference.
+BOT_KINDS = ("greedy", "bookkeeper", "diamonds", "shares")
+# Route features whose weights the skill probe prints.
+ROUTE_FEATURES = ("own_bookkeeping", "now_bookkeeping", "ink_walk_value",
+                  "meetable_run_value", "books_ahead", "book_run_value", "merchants",
+                  "merchant_now")
+
+
+def two_player_pairs(data: Dataset) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices (seat 1, seat 2) of every two-player position: the recorder writes
+    one row per seat, in seat order, position after position.
+
+    >>> rows = np.zeros((4, len(FEATURES)))
+    >>> data = Dataset(np.array([[2, 1, 1]] * 4), rows, np.zeros(4), np.array([0, 0, 1, 1]),
+    ...                np.zeros(4))
+    >>> [x.tolist() for x in two_player_pairs(data)]
+    [[0, 2], [1, 3]]
+    """
+    two = np.flatnonzero(data.buckets[:, 0] == 2)
+    first, second = two[0::2], two[1::2]
+    if len(first) != len(second) or not (
+            (data.games[first] == data.games[second]).all()
+            and (data.buckets[first] == data.buckets[second]).all()):
+        raise ValueError("two-player rows are not in seat pairs: not a recorder's file")
+    return first, second
+
+
+def opponent_gain(data: Dataset, holdout: int = 5,
+                  ridge: float = 1.0) -> dict[str, dict[int, float]]:
+    """Held-out mean absolute errors per round (0: all rounds) of the money and the lead,
+    fitted on own features (``own``) and on own and the other's (``own+other``)."""
+    a, b = two_player_pairs(data)
+    x, y = data.features, data.targets
+    held = data.games[a] % holdout == 0
+    out: dict[str, dict[int, float]] = {}
+    for variant in ("own", "own+other"):
+        money: dict[int, list[np.ndarray]] = {}
+        lead: dict[int, list[np.ndarray]] = {}
+        keys = sorted({tuple(int(v) for v in k) for k in data.buckets[a]})
+        for key in keys:
+            m = (data.buckets[a] == np.array(key)).all(axis=1)
+            first, second = x[a][m], x[b][m]
+            if variant == "own+other":
+                first, second = (np.hstack([first, second]), np.hstack([second, first]))
+            fit_rows = np.vstack([first[~held[m]], second[~held[m]]])
+            if len(fit_rows) < 5 * fit_rows.shape[1]:
+                continue
+            w = ridge_fit(fit_rows, np.concatenate([y[a][m][~held[m]], y[b][m][~held[m]]]),
+                          ridge)
+            h = held[m]
+            pa, pb = first[h] @ w, second[h] @ w
+            ya, yb = y[a][m][h], y[b][m][h]
+            money.setdefault(key[1], []).append(np.abs(np.concatenate([pa - ya, pb - yb])))
+            lead.setdefault(key[1], []).append(np.abs((pa - pb) - (ya - yb)))
+        for name, errs in (("money", money), ("lead", lead)):
+            table = {r: float(np.concatenate(v).mean()) for r, v in sorted(errs.items())}
+            table[0] = float(np.concatenate([np.concatenate(v) for v in errs.values()]).mean())
+            out[f"{variant} {name}"] = table
+    return out
+
+
+def bot_columns(data: Dataset, seats_by_game: dict[int, Sequence[str]]) -> np.ndarray:
+    """Per row: indicators of the row's own bot kind (:data:`BOT_KINDS`), then the share
+    of the other seats held by each kind.
+
+    >>> rows = np.zeros((2, len(FEATURES)))
+    >>> data = Dataset(np.array([[2, 1, 1]] * 2), rows, np.zeros(2), np.array([7, 7]),
+    ...                np.zeros(2))
+    >>> bot_columns(data, {7: ["mcts:iterations=200", "bookkeeper"]}).tolist()
+    [[0.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]]
+    """
+    kinds = len(BOT_KINDS)
+    out = np.zeros((len(data.targets), 2 * kinds))
+    i = 0
+    while i < len(data.targets):
+        seats = [spec.split(":")[0] for spec in seats_by_game[int(data.games[i])]]
+        n = len(seats)
+        if data.buckets[i, 0] != n:
+            raise ValueError(f"row {i}: {data.buckets[i, 0]} players, game has {n} seats")
+        for seat, name in enumerate(seats):
+            if name not in BOT_KINDS:
+                continue
+            kind = BOT_KINDS.index(name)
+            out[i + seat, kind] = 1.0
+            for other in range(n):
+                if other != seat:
+                    out[i + other, kinds + kind] += 1.0 / (n - 1)
+        i += n
+    return out
+
+
+def skill_weights(data: Dataset, bots: np.ndarray, names: Sequence[str] = ROUTE_FEATURES,
+                  ridge: float = 1.0) -> list[tuple[tuple[int, int, int], list[float],
+                                                    list[float]]]:
+    """Per two-player bucket: the weights of ``names`` fitted as shipped, and fitted with
+    the bot columns ``bots`` (:func:`bot_columns`) beside the features."""
+    idx = [FEATURES.index(n) for n in names]
+    out = []
+    keys = sorted({tuple(int(v) for v in k) for k in data.buckets if k[0] == 2})
+    for key in keys:
+        m = (data.buckets == np.array(key)).all(axis=1)
+        plain = anchored_fit(data.features[m], data.targets[m], ridge)
+        adjusted = anchored_fit(np.hstack([data.features[m], bots[m]]), data.targets[m],
+                                ridge)
+        out.append(((key[0], key[1], key[2]), [plain[i] for i in idx],
+                    [adjusted[i] for i in idx]))
+    return out
+
+
+def recipe_seats(round_number: int, seed: int) -> dict[int, list[str]]:
+    """The seats of every game of a recipe round, by game id."""
+    from benchmarks.train_recipe import round_tasks
+    return {task[3]: list(task[0]) for task in round_tasks(round_number, seed)}
+
+
+def _load(path: str) -> Dataset:
+    with np.load(path) as raw:
+        return Dataset(raw["buckets"], raw["features"], raw["targets"], raw["games"],
+                       raw["hand"])
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("probe", choices=("opponent", "skill"))
+    ap.add_argument("files", nargs="+", help="recipe data files (skill: FILE:ROUND:SEED)")
+    args = ap.parse_args(argv)
+    if args.probe == "opponent":
+        data = Dataset.concat([_load(f) for f in args.files])
+        report = opponent_gain(data)
+        print("held-out mean absolute error (pounds), two-player rows; round 0 = all")
+        for name, table in report.items():
+            print(f"{name:16}" + " ".join(f"{r}:{v:6.2f}" for r, v in table.items()))
+        return
+    parts, columns = [], []
+    for spec in args.files:
+        try:
+            path, number, seed = spec.rsplit(":", 2)
+            round_number, round_seed = int(number), int(seed)
+        except ValueError:
+            raise SystemExit(f"skill: expected FILE:ROUND:SEED, got {spec!r}") from None
+        part = _load(path)
+        parts.append(part)
+        columns.append(bot_columns(part, recipe_seats(round_number, round_seed)))
+    data = Dataset.concat(parts)  # keeps the rows in order, so the columns still match
+    print("route weights per two-player bucket, fitted as shipped and with the bots")
+    print("bucket   fit      " + " ".join(n[:10].rjust(10) for n in ROUTE_FEATURES))
+    for key, plain, adjusted in skill_weights(data, np.vstack(columns)):
+        label = "/".join(map(str, key))
+        print(f"{label:8} shipped  " + " ".join(f"{v:10.2f}" for v in plain))
+        print(f"{label:8} +bots    " + " ".join(f"{v:10.2f}" for v in adjusted))
+
+
+if __name__ == "__main__":
+    main()
