@@ -1,6 +1,6 @@
 """Why does more thinking (not) play better? Measurements of the search, for docs/search.md.
 
-Three measurements on the shipped search settings (``SearchConfig`` defaults):
+Measurements on the shipped search settings (``SearchConfig`` defaults):
 
 * ``agreement``: on action decisions sampled from greedy games, how often the step the
   search picks changes when the budget grows 4x, against how often it changes with the
@@ -15,6 +15,11 @@ Three measurements on the shipped search settings (``SearchConfig`` defaults):
   root's first look (each candidate step completed by the quiet policy and evaluated
   once, before any iteration) ranks best, and how often the pick changes from one
   budget to the next: where the first look decides, more iterations cannot buy much.
+* ``optimism``: at budgets N/4, N and 4N, how far above the best first look the search
+  rates its own pick (the root's mean lead of the picked step minus the best first
+  look's lead, in pounds). A search that selects among more lines rates its pick higher
+  even where the pick is no better (the optimizer's curse), so a rise with the budget
+  hints that the leaf's tempo correction should grow with it.
 * ``perfect``: the information-set search against the same search given the true state
   (every determinization is the real position: the others' plans and tiles and the
   coming draws are known). A diagnostic upper bound on what hidden information costs;
@@ -24,6 +29,7 @@ Three measurements on the shipped search settings (``SearchConfig`` defaults):
     python -m benchmarks.diagnose_search profile --iterations 1000
     python -m benchmarks.diagnose_search reach --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search firstlook --positions 40 --iterations 1000
+    python -m benchmarks.diagnose_search optimism --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search perfect --games 40 --iterations 400
 """
 
@@ -33,6 +39,7 @@ import argparse
 import cProfile
 import pstats
 import random
+import statistics
 from dataclasses import replace
 
 import search.bots as bots_module
@@ -170,17 +177,18 @@ def reach(positions: int, iterations: int, factor: int = 4) -> list[dict[str, fl
     return out
 
 
+def _lead(money: list[float], me: int) -> float:
+    """The lead of ``me`` over the best other player."""
+    return money[me] - max(x for i, x in enumerate(money) if i != me)
+
+
 def first_look_pick(obs: Observation, config: SearchConfig) -> Step:
     """The root candidate the search's first look ranks best (``MCTS.first_look``),
     by lead over the best opponent."""
     me = obs.viewer
     root = MCTS(config).first_look(obs)
 
-    def lead(item: tuple[Step, mcts_module.Node]) -> float:
-        m = item[1].m
-        return m[me] - max(x for i, x in enumerate(m) if i != me)
-
-    return max(root.children.items(), key=lead)[0]
+    return max(root.children.items(), key=lambda item: _lead(item[1].m, me))[0]
 
 
 def firstlook(positions: int, iterations: int, factor: int = 4) -> dict[str, float]:
@@ -206,6 +214,29 @@ def firstlook(positions: int, iterations: int, factor: int = 4) -> dict[str, flo
     out[f"changed_{budgets[0]}_to_{budgets[1]}"] = changed[0] / n
     out[f"changed_{budgets[1]}_to_{budgets[2]}"] = changed[1] / n
     return out
+
+
+def optimism(positions: int, iterations: int, factor: int = 4) -> list[dict[str, float]]:
+    """Per budget (N/factor, N, factor*N): the mean and standard error, over the
+    positions, of the root's lead for its pick minus the best first-look lead."""
+    obs_list = sample_positions(positions)
+    budgets = (max(1, iterations // factor), iterations, iterations * factor)
+    gaps: dict[int, list[float]] = {b: [] for b in budgets}
+    for i, obs in enumerate(obs_list):
+        me = obs.viewer
+        base = SearchConfig(iterations=iterations, seed=1000 + i)
+        looks = MCTS(base).first_look(obs).children.values()
+        best_look = max(_lead([x / c.n for x in c.m], me) for c in looks)
+        for b in budgets:
+            pick = MCTS(replace(base, iterations=b)).search(obs).lines[0]
+            gaps[b].append(_lead(pick.money, me) - best_look)
+    rows = []
+    for b in budgets:
+        g = gaps[b]
+        se = statistics.stdev(g) / len(g) ** 0.5 if len(g) > 1 else 0.0
+        rows.append({"iterations": b, "positions": len(g),
+                     "mean_pick_over_first_look": statistics.fmean(g), "standard_error": se})
+    return rows
 
 
 class TrueStateMCTS(MCTSBot):
@@ -258,7 +289,8 @@ def perfect(games: int, iterations: int, seed: int = 77) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("agreement", "profile", "reach", "firstlook", "perfect"))
+    ap.add_argument("what", choices=("agreement", "profile", "reach", "firstlook", "optimism",
+                                     "perfect"))
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--games", type=int, default=40)
@@ -273,6 +305,9 @@ def main() -> None:
             print(row)
     elif args.what == "firstlook":
         print(firstlook(args.positions, args.iterations))
+    elif args.what == "optimism":
+        for row in optimism(args.positions, args.iterations):
+            print(row)
     else:
         print(perfect(args.games, args.iterations))
 

@@ -6,7 +6,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 import engine
-from benchmarks.diagnose_search import ReachCountingMCTS, first_look_pick, firstlook, reach
+from benchmarks.diagnose_search import (
+    ReachCountingMCTS,
+    first_look_pick,
+    firstlook,
+    optimism,
+    reach,
+)
 from search.mcts import MCTS, SearchConfig
 from tests.builders import start
 
@@ -46,3 +52,12 @@ def test_firstlook_reports_three_budgets_as_shares() -> None:
     assert set(row) == {"positions", "first_look_pick_at_2", "first_look_pick_at_8",
                         "first_look_pick_at_32", "changed_2_to_8", "changed_8_to_32"}
     assert all(0.0 <= v <= 1.0 for k, v in row.items() if k != "positions")
+
+
+def test_optimism_reports_the_picks_rating_over_the_first_look_per_budget() -> None:
+    rows = optimism(positions=3, iterations=8)
+    assert [r["iterations"] for r in rows] == [2, 8, 32]
+    for row in rows:
+        assert row["positions"] == 3
+        assert row["standard_error"] >= 0.0
+        assert abs(row["mean_pick_over_first_look"]) < 100.0  # pounds, not a sum
