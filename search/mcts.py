@@ -270,7 +270,8 @@ class MCTS:
         """The root before any iteration: a child per candidate step, each holding the
         first look ``search`` starts from (the step, the rest of the move by the quiet
         policy, the evaluator, on the search's first determinization), with at least
-        one visit even when ``prior_visits`` is 0.
+        one visit even when ``prior_visits`` is 0, and also when there is only one
+        candidate (``search`` gives none then: there is nothing to choose).
 
         >>> from engine import new_game, observe
         >>> state = new_game(players=2, seed=1)
@@ -282,13 +283,14 @@ class MCTS:
         True
         """
         root = Node(obs.state.n)
-        self._prepare_root(obs, root, max(1, self.config.prior_visits))
+        self._prepare_root(obs, root, max(1, self.config.prior_visits), min_candidates=1)
         return root
 
-    def _prepare_root(self, obs: Observation, root: Node,
-                      prior_visits: int) -> tuple[list[Step], int]:
-        """The root's candidate steps and the rollouts' horizon; the candidates the root
-        does not hold yet get their first look (``prior_visits`` visits each)."""
+    def _prepare_root(self, obs: Observation, root: Node, prior_visits: int,
+                      min_candidates: int = 2) -> tuple[list[Step], int]:
+        """The root's candidate steps and the rollouts' horizon; if there are at least
+        ``min_candidates``, those the root does not hold yet get their first look
+        (``prior_visits`` visits each)."""
         cfg = self.config
         st = obs.state
         horizon = 99 if cfg.horizon == "game" else max(st.round, 1)
@@ -296,7 +298,7 @@ class MCTS:
         # sees, so they are the same in every determinization and are listed once.
         first = determinize(obs, random.Random(cfg.seed ^ 0x5EED))
         root_legal = candidate_steps(first, legal_steps(first))
-        if prior_visits > 0 and len(root_legal) >= 2:
+        if prior_visits > 0 and len(root_legal) >= min_candidates:
             # A reused subtree lacks the candidates its earlier search never tried.
             fresh = [s for s in root_legal if s not in root.children]
             if fresh:

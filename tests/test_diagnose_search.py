@@ -3,6 +3,7 @@ more thinking did not play better"), at tiny budgets."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 
 import engine
@@ -61,3 +62,17 @@ def test_optimism_reports_the_picks_rating_over_the_first_look_per_budget() -> N
         assert row["positions"] == 3
         assert row["standard_error"] >= 0.0
         assert abs(row["mean_pick_over_first_look"]) < 100.0  # pounds, not a sum
+
+
+def test_first_look_holds_the_only_candidate_too() -> None:
+    """Where there is one candidate the search gives no first look (nothing to choose),
+    but ``MCTS.first_look`` still rates it, so the firstlook diagnostic has a pick."""
+    s = start(seed=3)
+    rng = random.Random(0)
+    while not (s.decision.kind != "chance" and len(engine.legal_steps(s)) == 1):
+        s = s.apply(s.sample_chance() if s.decision.kind == "chance"
+                    else rng.choice(engine.legal_steps(s)))
+    obs = engine.observe(s, s.decision.player)
+    root = MCTS(SearchConfig(iterations=1, seed=2)).first_look(obs)
+    assert list(root.children) == engine.legal_steps(s)
+    assert first_look_pick(obs, SearchConfig(iterations=1)) == engine.legal_steps(s)[0]
