@@ -29,6 +29,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from benchmarks.train_recipe import round_tasks
 from search.dataset import Dataset
 from search.features import FEATURES
 from search.value_model import anchored_fit, ridge_fit
@@ -145,7 +146,6 @@ def skill_weights(data: Dataset, bots: np.ndarray, names: Sequence[str] = ROUTE_
 
 def recipe_seats(round_number: int, seed: int) -> dict[int, list[str]]:
     """The seats of every game of a recipe round, by game id."""
-    from benchmarks.train_recipe import round_tasks
     return {task[3]: list(task[0]) for task in round_tasks(round_number, seed)}
 
 
