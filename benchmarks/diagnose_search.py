@@ -15,6 +15,11 @@ Measurements on the shipped search settings (``SearchConfig`` defaults):
   root's first look (each candidate step completed by the quiet policy and evaluated
   once, before any iteration) ranks best, and how often the pick changes from one
   budget to the next: where the first look decides, more iterations cannot buy much.
+* ``spread``: how much the root's first look depends on the determinization: at each
+  position the first look is taken on ``k`` determinizations (the search's own, for
+  seeds 0..k-1), and the report gives the mean standard deviation of a candidate's
+  first-look lead across them and the share of determinizations whose best first look
+  is not the most common one. Zero means the hidden part does not reach the first look.
 * ``optimism``: at budgets N/4, N and 4N, how far above the best first look the search
   rates its own pick (the root's mean lead of the picked step minus the best first
   look's lead, in pounds). A search that selects among more lines rates its pick higher
@@ -29,6 +34,7 @@ Measurements on the shipped search settings (``SearchConfig`` defaults):
     python -m benchmarks.diagnose_search profile --iterations 1000
     python -m benchmarks.diagnose_search reach --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search firstlook --positions 40 --iterations 1000
+    python -m benchmarks.diagnose_search spread --positions 40
     python -m benchmarks.diagnose_search optimism --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search perfect --games 40 --iterations 400
 """
@@ -216,6 +222,35 @@ def firstlook(positions: int, iterations: int, factor: int = 4) -> dict[str, flo
     return out
 
 
+def spread(positions: int, determinizations: int = 8) -> dict[str, float]:
+    """Mean standard deviation (pounds) of a candidate's first-look lead across
+    ``determinizations`` determinizations, and the share of determinizations whose best
+    first look differs from the most common best."""
+    return first_look_spread(sample_positions(positions), determinizations)
+
+
+def first_look_spread(obs_list: list[Observation],
+                      determinizations: int = 8) -> dict[str, float]:
+    """:func:`spread` at the given observations."""
+    sds: list[float] = []
+    off_mode = 0
+    for obs in obs_list:
+        me = obs.viewer
+        leads: dict[Step, list[float]] = {}
+        picks: list[Step] = []
+        for k in range(determinizations):
+            root = MCTS(SearchConfig(iterations=1, seed=k)).first_look(obs)
+            for step, child in root.children.items():
+                leads.setdefault(step, []).append(_lead([x / child.n for x in child.m], me))
+            picks.append(max(root.children.items(),
+                             key=lambda item: _lead(item[1].m, me))[0])
+        sds.append(statistics.fmean(statistics.pstdev(v) for v in leads.values()))
+        off_mode += sum(p != max(picks, key=picks.count) for p in picks)
+    return {"positions": len(obs_list), "determinizations": determinizations,
+            "mean_sd_of_first_look_lead": statistics.fmean(sds),
+            "share_off_most_common_pick": off_mode / (len(obs_list) * determinizations)}
+
+
 def optimism(positions: int, iterations: int, factor: int = 4) -> list[dict[str, float]]:
     """Per budget (N/factor, N, factor*N): the mean and standard error, over the
     positions, of the root's lead for its pick minus the best first-look lead."""
@@ -289,8 +324,8 @@ def perfect(games: int, iterations: int, seed: int = 77) -> dict[str, float]:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("what", choices=("agreement", "profile", "reach", "firstlook", "optimism",
-                                     "perfect"))
+    ap.add_argument("what", choices=("agreement", "profile", "reach", "firstlook", "spread",
+                                     "optimism", "perfect"))
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--games", type=int, default=40)
@@ -305,6 +340,8 @@ def main() -> None:
             print(row)
     elif args.what == "firstlook":
         print(firstlook(args.positions, args.iterations))
+    elif args.what == "spread":
+        print(spread(args.positions))
     elif args.what == "optimism":
         for row in optimism(args.positions, args.iterations):
             print(row)

@@ -6,10 +6,14 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
 import engine
+import search.mcts as mcts_module
 from benchmarks.diagnose_search import (
     ReachCountingMCTS,
     first_look_pick,
+    first_look_spread,
     firstlook,
     optimism,
     reach,
@@ -76,3 +80,31 @@ def test_first_look_holds_the_only_candidate_too() -> None:
     root = MCTS(SearchConfig(iterations=1, seed=2)).first_look(obs)
     assert list(root.children) == engine.legal_steps(s)
     assert first_look_pick(obs, SearchConfig(iterations=1)) == engine.legal_steps(s)[0]
+
+
+def _late_planning_observations(count: int) -> list[engine.Observation]:
+    """Planning decisions from round 2 on, in a random game (seeded)."""
+    s = engine.new_game(players=2, seed=4)
+    rng = random.Random(0)
+    found: list[engine.Observation] = []
+    while len(found) < count:
+        d = s.decision
+        if d.kind == "plan" and s.round >= 2:
+            found.append(engine.observe(s, d.player))
+        s = s.apply(s.sample_chance() if d.kind == "chance"
+                    else rng.choice(engine.legal_steps(s)))
+    return found
+
+
+def test_spread_sees_the_hidden_plans_and_nothing_once_they_are_fixed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """In Planning the other's plan is hidden, so first looks differ between
+    determinizations; with every determinization the same one, they cannot."""
+    obs_list = _late_planning_observations(3)
+    assert first_look_spread(obs_list, 4)["mean_sd_of_first_look_lead"] > 0.0
+    real = mcts_module.determinize
+    monkeypatch.setattr(mcts_module, "determinize",
+                        lambda obs, rng: real(obs, random.Random(0)))
+    fixed = first_look_spread(obs_list, 4)
+    assert fixed["mean_sd_of_first_look_lead"] == 0.0
+    assert fixed["share_off_most_common_pick"] == 0.0
