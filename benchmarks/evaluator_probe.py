@@ -149,19 +149,13 @@ def recipe_seats(round_number: int, seed: int) -> dict[int, list[str]]:
     return {task[3]: list(task[0]) for task in round_tasks(round_number, seed)}
 
 
-def _load(path: str) -> Dataset:
-    with np.load(path) as raw:
-        return Dataset(raw["buckets"], raw["features"], raw["targets"], raw["games"],
-                       raw["hand"])
-
-
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("probe", choices=("opponent", "skill"))
     ap.add_argument("files", nargs="+", help="recipe data files (skill: FILE:ROUND:SEED)")
     args = ap.parse_args(argv)
     if args.probe == "opponent":
-        data = Dataset.concat([_load(f) for f in args.files])
+        data = Dataset.concat([Dataset.load(f) for f in args.files])
         report = opponent_gain(data)
         print("held-out mean absolute error (pounds), two-player rows; round 0 = all")
         for name, table in report.items():
@@ -174,7 +168,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             round_number, round_seed = int(number), int(seed)
         except ValueError:
             raise SystemExit(f"skill: expected FILE:ROUND:SEED, got {spec!r}") from None
-        part = _load(path)
+        part = Dataset.load(path)
         parts.append(part)
         columns.append(bot_columns(part, recipe_seats(round_number, round_seed)))
     data = Dataset.concat(parts)  # keeps the rows in order, so the columns still match
