@@ -188,13 +188,19 @@ def _lead(money: list[float], me: int) -> float:
     return money[me] - max(x for i, x in enumerate(money) if i != me)
 
 
-def first_look_pick(obs: Observation, config: SearchConfig) -> Step:
-    """The root candidate the search's first look ranks best (``MCTS.first_look``),
-    by lead over the best opponent."""
-    me = obs.viewer
+def first_look_leads(obs: Observation, config: SearchConfig) -> dict[Step, float]:
+    """Each root candidate's first look (``MCTS.first_look``): its mean lead over the
+    best opponent, in pounds."""
     root = MCTS(config).first_look(obs)
+    return {step: _lead([x / child.n for x in child.m], obs.viewer)
+            for step, child in root.children.items()}
 
-    return max(root.children.items(), key=lambda item: _lead(item[1].m, me))[0]
+
+def first_look_pick(obs: Observation, config: SearchConfig) -> Step:
+    """The root candidate the search's first look ranks best, by lead over the best
+    opponent."""
+    leads = first_look_leads(obs, config)
+    return max(leads, key=leads.__getitem__)
 
 
 def firstlook(positions: int, iterations: int, factor: int = 4) -> dict[str, float]:
@@ -235,15 +241,13 @@ def first_look_spread(obs_list: list[Observation],
     sds: list[float] = []
     off_mode = 0
     for obs in obs_list:
-        me = obs.viewer
         leads: dict[Step, list[float]] = {}
         picks: list[Step] = []
         for k in range(determinizations):
-            root = MCTS(SearchConfig(iterations=1, seed=k)).first_look(obs)
-            for step, child in root.children.items():
-                leads.setdefault(step, []).append(_lead([x / child.n for x in child.m], me))
-            picks.append(max(root.children.items(),
-                             key=lambda item: _lead(item[1].m, me))[0])
+            look = first_look_leads(obs, SearchConfig(iterations=1, seed=k))
+            for step, lead in look.items():
+                leads.setdefault(step, []).append(lead)
+            picks.append(max(look, key=look.__getitem__))
         sds.append(statistics.fmean(statistics.pstdev(v) for v in leads.values()))
         off_mode += sum(p != max(picks, key=picks.count) for p in picks)
     return {"positions": len(obs_list), "determinizations": determinizations,
@@ -260,8 +264,7 @@ def optimism(positions: int, iterations: int, factor: int = 4) -> list[dict[str,
     for i, obs in enumerate(obs_list):
         me = obs.viewer
         base = SearchConfig(iterations=iterations, seed=1000 + i)
-        looks = MCTS(base).first_look(obs).children.values()
-        best_look = max(_lead([x / c.n for x in c.m], me) for c in looks)
+        best_look = max(first_look_leads(obs, base).values())
         for b in budgets:
             pick = MCTS(replace(base, iterations=b)).search(obs).lines[0]
             gaps[b].append(_lead(pick.money, me) - best_look)
