@@ -147,14 +147,21 @@ class BotStats:
 
 @dataclass
 class ArenaReport:
+    """A series' result. ``catalogue`` and ``value_model`` are the fingerprints of the
+    components and the evaluator the games were played with (as in a journal's header),
+    so a saved report says which variant it measured."""
+
     specs: list[str]
     games: list[GameRecord]
     bots: dict[str, BotStats]
     elapsed: float
+    catalogue: str = field(default_factory=lambda: default_catalogue().fingerprint)
+    value_model: str = field(default_factory=model_fingerprint)
 
     def to_json(self) -> dict[str, object]:
         return {"bots": [b.to_json() for b in self.bots.values()],
-                "games": len(self.games), "elapsed": self.elapsed}
+                "games": len(self.games), "elapsed": self.elapsed,
+                "catalogue": self.catalogue, "value_model": self.value_model}
 
 
 def labels(specs: list[str]) -> list[str]:

@@ -8,6 +8,8 @@ decision on two cores; a stopped machine or session must not throw them away.
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 from dataclasses import asdict
 from pathlib import Path
 
@@ -15,9 +17,10 @@ import pytest
 from typer.testing import CliRunner
 
 from advisor_api.cli import app
-from engine import default_catalogue
+from engine import default_catalogue, load_catalogue
 from search.arena import GameRecord, Journal, run_arena
 from search.value_model import model_fingerprint
+from tests.service_process import command
 
 SPECS = ["random", "policy"]
 runner = CliRunner()
@@ -104,3 +107,32 @@ def test_the_cli_resumes_and_refuses_a_foreign_journal(tmp_path: Path) -> None:
     ray = runner.invoke(app, [*base, "--games", "2", "--ray", "local"])
     assert ray.exit_code == 2 and "local runs only" in ray.output
     assert path.read_bytes() == before
+
+
+def test_the_json_report_names_the_catalogue_and_the_model_it_measured(
+        tmp_path: Path) -> None:
+    """A report saved with ``--json`` carries the fingerprints of the catalogue and the
+    value model in play, so a report of a catalogue variant (``MOMBASA_CATALOGUE``) can
+    not be mistaken for one of the shipped game."""
+    shipped = tmp_path / "shipped.json"
+    done = runner.invoke(app, ["arena", "--players", "random,policy", "--games", "1",
+                               "--json", str(shipped)])
+    assert done.exit_code == 0, done.output
+    report = json.loads(shipped.read_text())
+    assert report["catalogue"] == default_catalogue().fingerprint
+    assert report["value_model"] == model_fingerprint()
+
+    raw = json.loads(Path(default_catalogue().path).read_text())
+    raw["player"]["start_pounds"] += 1
+    variant = tmp_path / "variant-catalogue.json"
+    variant.write_text(json.dumps(raw))
+    out = tmp_path / "variant.json"
+    env = dict(os.environ, MOMBASA_CATALOGUE=str(variant))
+    run = subprocess.run([*command(), "arena", "--players", "random,policy", "--games",
+                          "1", "--json", str(out)], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    other = json.loads(out.read_text())
+    assert other["catalogue"] == load_catalogue(variant).fingerprint
+    assert other["catalogue"] != report["catalogue"]
+    assert other["value_model"] == report["value_model"]
