@@ -145,23 +145,27 @@ class BotStats:
         }
 
 
+def series_fingerprints() -> dict[str, str]:
+    """The fingerprints of the catalogue and the value model this process plays with:
+    what, beside the players, seed and setup, makes two series the same series."""
+    return {"catalogue": default_catalogue().fingerprint, "value_model": model_fingerprint()}
+
+
 @dataclass
 class ArenaReport:
-    """A series' result. ``catalogue`` and ``value_model`` are the fingerprints of the
-    components and the evaluator the games were played with (as in a journal's header),
-    so a saved report says which variant it measured."""
+    """A series' result. ``played_with`` holds the fingerprints of the catalogue and the
+    evaluator the games were played with (as a journal's header does), so a saved
+    report says which variant it measured."""
 
     specs: list[str]
     games: list[GameRecord]
     bots: dict[str, BotStats]
     elapsed: float
-    catalogue: str = field(default_factory=lambda: default_catalogue().fingerprint)
-    value_model: str = field(default_factory=model_fingerprint)
+    played_with: dict[str, str] = field(default_factory=series_fingerprints)
 
     def to_json(self) -> dict[str, object]:
         return {"bots": [b.to_json() for b in self.bots.values()],
-                "games": len(self.games), "elapsed": self.elapsed,
-                "catalogue": self.catalogue, "value_model": self.value_model}
+                "games": len(self.games), "elapsed": self.elapsed, **self.played_with}
 
 
 def labels(specs: list[str]) -> list[str]:
@@ -244,9 +248,7 @@ class Journal:
         # The catalogue and the value model are part of the series: games played under
         # other values or another evaluator must not be mixed into it on a resume.
         self.header = {"format": JOURNAL_FORMAT, "players": list(specs), "seed": seed,
-                       "variable": variable,
-                       "catalogue": default_catalogue().fingerprint,
-                       "value_model": model_fingerprint()}
+                       "variable": variable, **series_fingerprints()}
 
     def load(self) -> dict[int, GameRecord]:
         """The games already played, by index (empty for a new journal). Raises
