@@ -249,7 +249,8 @@ def first_look_spread(obs_list: list[Observation],
                 leads.setdefault(step, []).append(lead)
             picks.append(max(look, key=look.__getitem__))
         sds.append(statistics.fmean(statistics.pstdev(v) for v in leads.values()))
-        off_mode += sum(p != max(picks, key=picks.count) for p in picks)
+        most_common = max(picks, key=picks.count)
+        off_mode += sum(p != most_common for p in picks)
     return {"positions": len(obs_list), "determinizations": determinizations,
             "mean_sd_of_first_look_lead": statistics.fmean(sds),
             "share_off_most_common_pick": off_mode / (len(obs_list) * determinizations)}
