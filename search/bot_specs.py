@@ -50,7 +50,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 _MCTS_KNOBS: dict[str, str] = {
     "c": "c_uct", "horizon": "horizon", "widen": "widen_c", "prior": "prior_visits",
     "tree": "tree", "eval": "evaluator", "noise": "rollout_noise", "tempo": "tempo",
-    "node_priors": "node_priors", "time": "time", "iterations": "iterations"}
+    "node_priors": "node_priors", "time": "time", "iterations": "iterations",
+    "drive": "book_drive"}
 _CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES,
                                         "eval": EVALUATORS}
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
@@ -101,7 +102,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     (route specialists, :mod:`search.specialists`);
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
     [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,widen=W][,prior=K]
-    [,node_priors=1]``
+    [,node_priors=1][,drive=D]``
     (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
     ``openspiel`` extra).

@@ -213,8 +213,24 @@ def ink_walk(s: State, p: PlayerState) -> tuple[int, int]:
     return k - p.ink, bk[k] - bk[p.ink]
 
 
+# The last state asked about and its rows: a search's leaf asks twice (the value model,
+# then the bookkeeping drive), and states never change, so the same object means the
+# same rows.
+_last: tuple[State | None, list[list[float]]] = (None, [])
+
+
 def player_features(s: State) -> list[list[float]]:
-    """One feature row (ordered as :data:`FEATURES`) per player."""
+    """One feature row (ordered as :data:`FEATURES`) per player. Read-only: the rows of
+    the last state asked about are shared with the next caller asking about it."""
+    global _last
+    if _last[0] is s:
+        return _last[1]
+    rows = _player_features(s)
+    _last = (s, rows)
+    return rows
+
+
+def _player_features(s: State) -> list[list[float]]:
     cat = s.cat
     frac = _track_fraction(cat)
     ncomp = len(cat.companies)

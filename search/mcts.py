@@ -46,6 +46,7 @@ from engine import (
 from search.candidates import best_plan, candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate
 from search.policy import SOLVED_KINDS, policy_step, step_score
+from search.routes import bookkeeping_drive
 
 HORIZONS = ("turn", "move", "cycle", "round", "game")
 TREES = ("move", "round")
@@ -107,6 +108,7 @@ BOUNDS: dict[str, Bound] = {
     "rollout_noise": Bound(0, 100),
     "prior_visits": Bound(0, 10**4, integer=True),
     "tempo": Bound(-100, 100),  # pounds
+    "book_drive": Bound(0, 10),  # times the bookkeeping route's bonus
 }
 # Evaluator weights: pounds per unit and shares, finite; ``win_scale`` is a divisor.
 WEIGHT_BOUNDS: dict[str, Bound] = {
@@ -148,6 +150,7 @@ class SearchConfig:
     weights: Weights = DEFAULT_WEIGHTS
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
+    book_drive: float = 0.0  # share of the bookkeeping route's bonus steering selection
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -174,10 +177,20 @@ class SearchConfig:
                              f"got {self.horizon!r}")
 
 
+def _add(node: Node, drive: list[float]) -> None:
+    """Add one or more leaves' drive to ``node``'s sums."""
+    if node.d is None:
+        node.d = list(drive)
+    else:
+        d = node.d
+        for i, x in enumerate(drive):
+            d[i] += x
+
+
 class Node:
     """Statistics of one step sequence (from the searcher's point of view)."""
 
-    __slots__ = ("player", "children", "n", "avail", "w", "m")
+    __slots__ = ("player", "children", "n", "avail", "w", "m", "d")
 
     def __init__(self, players: int) -> None:
         self.player = -1  # who decides at this node
@@ -186,6 +199,9 @@ class Node:
         self.avail = 0
         self.w = [0.0] * players  # utility sums per player
         self.m = [0.0] * players  # estimated-money sums per player
+        # Sums of the drive per player (``book_drive``; None while every leaf had none).
+        # Selection adds it to the money; reports never show it.
+        self.d: list[float] | None = None
 
     def mean_utility(self, player: int) -> float:
         return self.w[player] / self.n if self.n else 0.0
@@ -316,6 +332,7 @@ class MCTS:
             after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
                                   player, player)
             util, money = evaluate(after, cfg.weights, cfg.evaluator, cfg.tempo)
+            drive = bookkeeping_drive(after, cfg.book_drive)
             child = Node(state.n)
             child.n = child.avail = k
             child.w = [u * k for u in util]
@@ -325,6 +342,9 @@ class MCTS:
             for i in range(state.n):
                 node.w[i] += child.w[i]
                 node.m[i] += child.m[i]
+            if drive is not None:
+                child.d = [x * k for x in drive]
+                _add(node, child.d)
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, obs: Observation, root: Node, me: int, horizon: int,
@@ -383,12 +403,15 @@ class MCTS:
             path.append(node)
         state = self._rollout(state, horizon, rng, me, mover)
         util, money = evaluate(state, cfg.weights, cfg.evaluator, cfg.tempo)
+        drive = bookkeeping_drive(state, cfg.book_drive)
         for nd in path:
             nd.n += 1
             w, m = nd.w, nd.m
             for i in range(len(w)):
                 w[i] += util[i]
                 m[i] += money[i]
+            if drive is not None:
+                _add(nd, drive)
 
     def _select(self, known: list[tuple[Step, Node]], player: int) -> tuple[Step, Node]:
         """UCB on the deciding player's mean money lead over its best opponent."""
@@ -403,6 +426,8 @@ class MCTS:
             if n == 0:
                 return step, child
             m = child.m
+            if child.d is not None:
+                m = [x + y for x, y in zip(m, child.d, strict=True)]
             other = m[1 - player] if two else max(x for i, x in enumerate(m) if i != player)
             value = (m[player] - other) / (n * scale) + c * sqrt(log(child.avail) / n)
             if value > best_value:

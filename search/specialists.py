@@ -31,26 +31,14 @@ from itertools import combinations
 
 from engine import Observation, State, Step, legal_steps, tables
 from search.bots import GreedyBot
-from search.features import INDEX, ink_reach, ink_walk, player_features
+from search.features import ink_reach, ink_walk
+from search.routes import ROUTES, route_bonus
 
-ROUTES = ("bookkeeper", "diamonds", "shares")
-
-# Pounds of bonus per unit of route progress (on top of the evaluator's own money).
-# Chosen so the route wins every near-tie and is preferred against a few pounds of
-# estimated money, but not against a large sure gain.
-_BONUS: dict[str, dict[str, float]] = {
-    "bookkeeper": {"bookkeeping_value": 1.5, "book_run_value": 1.0, "books_ahead": 1.0,
-                   "now_bookkeeping": 1.5, "own_bookkeeping": 1.0},
-    "diamonds": {"diamond_value": 1.5, "merchants": 3.0},
-    "shares": {"share_money": 0.5, "track_progress": 0.5, "now_helmets": 0.5},
-}
-# How hard each route is pushed by default (times the bonus above). The diamond track
+# How hard each route is pushed by default (times its bonus, search.routes). The diamond track
 # caps what the route can yield (its top space pays 24): at 1.0 the specialist gave up
 # 28 pounds of shares for 9 of diamonds (-11.4% against greedy); at 0.5 it still takes
 # 6 pounds more of diamonds than greedy and ends -6.6% (docs/catalogue.md).
 DEFAULT_STRENGTH: dict[str, float] = {"bookkeeper": 1.0, "diamonds": 0.5, "shares": 1.0}
-_WALK_BOOK, _WALK_VALUE = 2.0, 1.0  # per book / pound the ink jar could walk now
-_FACE_UP_MERCHANT = 2.0  # per face-up merchant card (diamonds route)
 _BOOKS_WANTED = 4  # books ahead of the ink jar the bookkeeper keeps buying towards
 
 
@@ -65,20 +53,11 @@ class SpecialistBot(GreedyBot):
         self.name = route
         self.route = route
         self.strength = DEFAULT_STRENGTH[route] if strength is None else strength
-        self._bonus = [(INDEX[k], v) for k, v in _BONUS[route].items()]
         self._planned: list[int] = []  # route cards still to plan this Planning phase
 
     def route_bonus(self, state: State, me: int) -> float:
         """Pounds of bonus for this bot's progress on its route."""
-        row = player_features(state)[me]
-        bonus = sum(row[i] * w for i, w in self._bonus)
-        if self.route == "bookkeeper":
-            books, value = ink_walk(state, state.players[me])
-            bonus += _WALK_BOOK * books + _WALK_VALUE * value
-        if self.route == "diamonds" and state.phase in (1, 2):
-            up = state.players[me].face_up() & tables(state.cat).merchant_mask
-            bonus += _FACE_UP_MERCHANT * up.bit_count()
-        return self.strength * bonus
+        return self.strength * route_bonus(state, me, self.route)
 
     def _value(self, state: State, me: int) -> float:
         return super()._value(state, me) + self.route_bonus(state, me)

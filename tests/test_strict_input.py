@@ -51,6 +51,7 @@ BELOW: dict[tuple[str, str], list[str]] = {
     ("mcts", "prior"): ["-1", "1.5"],
     ("mcts", "noise"): ["-0.5"],
     ("mcts", "tempo"): ["-1000"],
+    ("mcts", "drive"): ["-0.5", "11"],
     ("mcts", "win_scale"): ["0", "-4"],
     ("mcts", "round_unit"): ["-1e307"],
     ("greedy", "samples"): ["0", "-1", "1.5"],
@@ -104,6 +105,7 @@ def test_settings_at_their_bounds_are_accepted() -> None:
     for spec in ["mcts:c=0,iterations=1", "mcts:c=10,time=3600", "mcts:iterations=10000000",
                  "mcts:time=0.001,widen=100,prior=0,noise=0,tempo=-100,win_scale=0.5",
                  "mcts:iterations=3,node_priors=true,horizon=cycle,tree=move,eval=hand",
+                 "mcts:iterations=2,drive=0", "mcts:iterations=2,drive=10",
                  "greedy:samples=1000", "shares:strength=0", "diamonds:strength=100"]:
         make_bot(spec)
     assert parse_spec(" mcts : c = 0.5 ") == ("mcts", {"c": "0.5"})
