@@ -223,8 +223,9 @@ def player_features(s: State) -> list[list[float]]:
     """One feature row (ordered as :data:`FEATURES`) per player. Read-only: the rows of
     the last state asked about are shared with the next caller asking about it."""
     global _last
-    if _last[0] is s:
-        return _last[1]
+    last = _last  # read once: another thread may replace it in between
+    if last[0] is s:
+        return last[1]
     rows = _player_features(s)
     _last = (s, rows)
     return rows
