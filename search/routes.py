@@ -39,12 +39,11 @@ _WALK_BOOK, _WALK_VALUE = 2.0, 1.0  # per book / pound the ink jar could walk no
 _FACE_UP_MERCHANT = 2.0  # per face-up merchant card (diamonds route)
 
 
-def route_bonus(state: State, me: int, route: str,
-                row: list[float] | None = None) -> float:
+def route_bonus(state: State, me: int, route: str) -> float:
     """Pounds of bonus for player ``me``'s progress on ``route`` (one of
-    :data:`ROUTES`); ``row`` is ``me``'s feature row if already computed."""
-    if row is None:
-        row = player_features(state)[me]
+    :data:`ROUTES`). The feature rows come from :func:`player_features`, which keeps
+    the last state's rows, so asking for every player of one state computes them once."""
+    row = player_features(state)[me]
     bonus = sum(row[i] * w for i, w in _BONUS[route])
     if route == "bookkeeper":
         books, value = ink_walk(state, state.players[me])
@@ -71,8 +70,7 @@ def bookkeeping_drive(state: State, weight: float) -> list[float] | None:
     if not weight or state.is_over():
         return None
     weight *= rounds_left(state) / ROUNDS
-    rows = player_features(state)
-    return [weight * route_bonus(state, i, "bookkeeper", rows[i]) for i in range(state.n)]
+    return [weight * route_bonus(state, i, "bookkeeper") for i in range(state.n)]
 
 
 __all__ = ["ROUTES", "bookkeeping_drive", "route_bonus"]
