@@ -150,7 +150,7 @@ class SearchConfig:
     weights: Weights = DEFAULT_WEIGHTS
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
-    book_drive: float = 0.0  # share of the bookkeeping route's bonus steering selection
+    book_drive: float = 0.5  # share of the bookkeeping route's bonus steering selection
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:

@@ -95,7 +95,7 @@ def test_reported_money_and_win_chances_never_hold_the_drive() -> None:
 
 def test_without_a_drive_no_node_carries_one() -> None:
     obs = _planning_observation(2)
-    result = MCTS(SearchConfig(iterations=120, seed=1)).search(obs)
+    result = MCTS(SearchConfig(iterations=120, seed=1, book_drive=0.0)).search(obs)
     assert result.root is not None
     stack = [result.root]
     while stack:
@@ -124,6 +124,6 @@ def test_a_driven_search_uses_the_bookkeeper_more() -> None:
     """The drive does what it is for: in short self-play the driven search takes the
     bookkeeper action more often than the same search without it (same seeds)."""
     seeds = range(2)
-    plain = _keeper_actions("mcts:iterations=40", seeds)
+    plain = _keeper_actions("mcts:iterations=40,drive=0", seeds)
     driven = _keeper_actions("mcts:iterations=40,drive=3", seeds)
     assert driven > plain
