@@ -425,11 +425,18 @@ class MCTS:
             n = child.n
             if n == 0:
                 return step, child
-            m = child.m
-            if child.d is not None:
-                m = [x + y for x, y in zip(m, child.d, strict=True)]
-            other = m[1 - player] if two else max(x for i, x in enumerate(m) if i != player)
-            value = (m[player] - other) / (n * scale) + c * sqrt(log(child.avail) / n)
+            m, d = child.m, child.d
+            # The lead over the best opponent, with the drive (if any) added to each
+            # player's money; no list per child: this runs for every child visited.
+            if d is None:
+                own = m[player]
+                other = (m[1 - player] if two
+                         else max(x for i, x in enumerate(m) if i != player))
+            else:
+                own = m[player] + d[player]
+                other = (m[1 - player] + d[1 - player] if two
+                         else max(x + d[i] for i, x in enumerate(m) if i != player))
+            value = (own - other) / (n * scale) + c * sqrt(log(child.avail) / n)
             if value > best_value:
                 best, best_value = (step, child), value
         return best
