@@ -140,7 +140,11 @@ def analyse(
     except ApiError as exc:
         err.print(f"error: {exc.message}", highlight=False)
         raise typer.Exit(code=2) from None
-    result = _search(obs, iterations, seconds, seed, jobs, err, "analysing")
+    try:
+        result = _search(obs, iterations, seconds, seed, jobs, err, "analysing")
+    except ValueError as exc:  # the installation's search settings (MOMBASA_SEARCH)
+        err.print(f"error: {exc}", highlight=False)
+        raise typer.Exit(code=2) from None
     answer = analysis.build_response(plan, result, result.elapsed,
                                      solved=solve_decision(obs.state))
     if as_json:

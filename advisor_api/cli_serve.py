@@ -11,6 +11,7 @@ beyond localhost" in docs/api.md)."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -74,8 +75,10 @@ def serve(
     from advisor_api.app import create_app
     from advisor_api.guards import is_loopback
     from advisor_api.settings import Settings
+    from search.bot_specs import SETTINGS_ENV, search_settings
 
     try:
+        search_settings()  # a bad MOMBASA_SEARCH stops the start, not every analysis
         settings = Settings.from_env()
         if db is not None:
             settings = settings.with_(db_path=str(db))
@@ -96,6 +99,9 @@ def serve(
         f"Mombasa advisor on http://{shown}:{port} (API docs: /docs); games in "
         f"{settings.db_path}; {settings.workers} search processes", highlight=False,
         markup=False)
+    if os.environ.get(SETTINGS_ENV, "").strip():
+        console.print(f"Search settings ({SETTINGS_ENV}): {os.environ[SETTINGS_ENV].strip()}",
+                      highlight=False, markup=False)
     # The client of the per-client limits is the direct peer: X-Forwarded-For is not trusted.
     # Requests still running at a stop get the time of a search to finish (the open
     # game-event streams end at once: create_app's stop signal handlers).

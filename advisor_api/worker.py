@@ -25,7 +25,7 @@ from typing import Any
 
 from advisor_api.solvers import solve_decision
 from engine import Move, observation_from_json
-from search.bot_specs import make_bot
+from search.bot_specs import make_bot, search_config
 from search.mcts import MCTS, SearchConfig, SearchResult, principal_variation
 from search.parallel import RootStats
 
@@ -49,10 +49,11 @@ REPORT_EVERY = 32
 def advisor_config(iterations: int | None, seconds: float | None,
                    seed: int = 0) -> SearchConfig:
     """The search configuration of an analysis (``/v1/analyse``, a game's analysis,
-    ``mombasa analyse``): this budget and seed, every knob :class:`SearchConfig`'s
-    default, the settings the AI seats play with too (its ``tree="round"`` gives the
-    advisor's lines the other players' replies in their PV)."""
-    return SearchConfig(iterations=iterations, time=seconds, seed=seed)
+    ``mombasa analyse``): this budget and seed, every knob the installation's
+    (``MOMBASA_SEARCH``, else :class:`SearchConfig`'s default), the settings the AI
+    seats play with too (its ``tree="round"`` gives the advisor's lines the other
+    players' replies in their PV)."""
+    return search_config(iterations=iterations, time=seconds, seed=seed)
 
 
 def _stop_requested(conn: Connection) -> bool:

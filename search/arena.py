@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from engine import apply_move, default_catalogue, new_game, observe, score, winners
-from search.bot_specs import make_bot
+from search.bot_specs import SETTINGS_ENV, make_bot, search_settings
 from search.value_model import model_fingerprint
 
 
@@ -146,9 +146,15 @@ class BotStats:
 
 
 def series_fingerprints() -> dict[str, str]:
-    """The fingerprints of the catalogue and the value model this process plays with:
-    what, beside the players, seed and setup, makes two series the same series."""
-    return {"catalogue": default_catalogue().fingerprint, "value_model": model_fingerprint()}
+    """The fingerprints of the catalogue and the value model this process plays with, and
+    the installation's search settings if any (``MOMBASA_SEARCH``): what, beside the
+    players, seed and setup, makes two series the same series."""
+    out = {"catalogue": default_catalogue().fingerprint, "value_model": model_fingerprint()}
+    settings = os.environ.get(SETTINGS_ENV, "").strip()
+    if settings:
+        search_settings(settings)  # refused here, before a game, if it does not parse
+        out["search"] = settings
+    return out
 
 
 @dataclass
@@ -307,7 +313,8 @@ def _describe(header: object) -> str:
     setup = "variable" if header.get("variable") else "first-game"
     return f"players {','.join(map(str, header.get('players', [])))}, " \
            f"seed {header.get('seed')}, {setup} setup, " \
-           f"catalogue {header.get('catalogue')}, value model {header.get('value_model')}"
+           f"catalogue {header.get('catalogue')}, value model {header.get('value_model')}" \
+           + (f", search settings {header['search']}" if header.get("search") else "")
 
 
 def run_arena(specs: list[str], games: int, seed: int = 0, jobs: int = 1,

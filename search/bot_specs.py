@@ -3,7 +3,9 @@ recipe (``"mcts:time=0.25,c=0.6"``), parsed and built in one place."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import fields, replace
+from typing import Any
 
 from search.bots import Bot, GreedyBot, MCTSBot, PolicyBot, RandomBot
 from search.evaluator import EVALUATORS, Weights
@@ -94,6 +96,72 @@ def _mcts_value(key: str, text: str) -> object:
     return _number(key, text, BOUNDS[_MCTS_KNOBS[key]])
 
 
+#: The environment variable holding this installation's search settings, in the mcts
+#: spec's syntax without a budget (``MOMBASA_SEARCH="drive=0"``). They replace
+#: :class:`SearchConfig`'s defaults for every search this process builds: the AI seats,
+#: the advisor's analyses, the arena's mcts bots (a spec's own settings still win).
+SETTINGS_ENV = "MOMBASA_SEARCH"
+
+
+def search_settings(text: str | None = None) -> dict[str, Any]:
+    """The :class:`SearchConfig` fields this installation's settings change: ``text``,
+    else ``MOMBASA_SEARCH`` (empty or unset: none). Every value is checked as a spec's
+    is; a ``ValueError`` names the variable and the setting. The budget is not a
+    setting of the installation (each request and bot spec gives its own).
+
+    >>> search_settings("drive=0,c=0.4")
+    {'book_drive': 0.0, 'c_uct': 0.4}
+    >>> search_settings("iterations=5")
+    Traceback (most recent call last):
+    ...
+    ValueError: MOMBASA_SEARCH: iterations: the budget is given per search, not here
+    """
+    if text is None:
+        text = os.environ.get(SETTINGS_ENV, "")
+    if not text.strip():
+        return {}
+    try:
+        _, opts = parse_spec("mcts:" + text)
+    except ValueError:
+        raise ValueError(f"{SETTINGS_ENV}: expected key=value settings separated by "
+                         f"commas, got {text!r}") from None
+    try:
+        for key in opts:
+            if key in ("time", "iterations"):
+                raise ValueError(f"{key}: the budget is given per search, not here")
+            if key not in _MCTS_KNOBS and key not in WEIGHT_NAMES:
+                raise ValueError(f"unknown setting {key!r} (settings: "
+                                 f"{', '.join(sorted(set(_MCTS_KNOBS) - {'time', 'iterations'}))}"
+                                 f", or an evaluator weight)")
+        return _mcts_kwargs(opts, SearchConfig.weights)
+    except ValueError as exc:
+        raise ValueError(f"{SETTINGS_ENV}: {exc}") from None
+
+
+def _mcts_kwargs(opts: dict[str, str], weights: Weights) -> dict[str, Any]:
+    """The :class:`SearchConfig` fields of an mcts spec's settings (weights start from
+    ``weights``)."""
+    kwargs: dict[str, Any] = {_MCTS_KNOBS[k]: _mcts_value(k, v) for k, v in opts.items()
+                              if k in _MCTS_KNOBS}
+    if WEIGHT_NAMES & set(opts):
+        kwargs["weights"] = replace(weights, **{k: float(_number(k, v, WEIGHT_BOUNDS[k]))
+                                                for k, v in opts.items()
+                                                if k in WEIGHT_NAMES})
+    return kwargs
+
+
+def search_config(iterations: int | None = None, time: float | None = None,
+                  seed: int = 0) -> SearchConfig:
+    """The search configuration of this installation for a budget and seed:
+    :class:`SearchConfig`'s defaults with ``MOMBASA_SEARCH``'s settings (the advisor's
+    analyses and the AI seats both start here).
+
+    >>> search_config(iterations=100).book_drive == SearchConfig(iterations=1).book_drive
+    True
+    """
+    return SearchConfig(iterations=iterations, time=time, seed=seed, **search_settings())
+
+
 def make_bot(spec: str, seed: int = 0) -> Bot:
     """Build a bot from its spec string.
 
@@ -148,18 +216,15 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             samples = int(_number("samples", opts.get("samples", "1"), SAMPLES))
             return GreedyBot(seed, samples=samples, evaluator=opts.get("eval", "hand"))
         if name == "mcts":
-            # Every setting the spec leaves out is SearchConfig's default: the dataclass
-            # is the one source of the search settings (the advisor uses it too).
-            kwargs = {_MCTS_KNOBS[k]: _mcts_value(k, v) for k, v in opts.items()
-                      if k in _MCTS_KNOBS}
+            # Every setting the spec leaves out is the installation's (search_settings),
+            # else SearchConfig's default: the one source of the search settings (the
+            # advisor uses it too).
+            installed = search_settings()
+            kwargs = {**installed,
+                      **_mcts_kwargs(opts, installed.get("weights", SearchConfig.weights))}
             if "time" not in kwargs and "iterations" not in kwargs:
                 kwargs["time"] = 0.25  # the bot's budget when the spec gives none
-            if WEIGHT_NAMES & set(opts):
-                kwargs["weights"] = replace(SearchConfig.weights,  # the default weights
-                                            **{k: float(_number(k, v, WEIGHT_BOUNDS[k]))
-                                               for k, v in opts.items()
-                                               if k in WEIGHT_NAMES})
-            cfg = SearchConfig(seed=seed, **kwargs)  # type: ignore[arg-type]
+            cfg = SearchConfig(seed=seed, **kwargs)
             return MCTSBot(cfg, name=spec)
         if "time" in opts:
             _number("time", opts["time"], BOUNDS["time"])
@@ -170,4 +235,5 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     return make_openspiel_bot(name, opts, seed)
 
 
-__all__ = ["WEIGHT_NAMES", "make_bot", "parse_spec"]
+__all__ = ["SETTINGS_ENV", "WEIGHT_NAMES", "make_bot", "parse_spec", "search_config",
+           "search_settings"]

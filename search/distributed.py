@@ -22,6 +22,7 @@ from typing import Any
 
 from engine import Observation
 from search.arena import ArenaReport, GameRecord, play_game, summarise
+from search.bot_specs import SETTINGS_ENV
 from search.dataset import Dataset
 from search.mcts import SearchConfig, SearchResult
 from search.parallel import RootStats, _worker, merge, worker_configs
@@ -81,11 +82,16 @@ def connect(address: str | None = "auto", num_cpus: int | None = None) -> None:
 
 def _task_options() -> dict[str, Any]:
     """Ray workers do not inherit this process's environment: hand them the model file
-    a ``learned`` evaluator loads (``MOMBASA_VALUE_MODEL``), as an absolute path."""
+    a ``learned`` evaluator loads (``MOMBASA_VALUE_MODEL``), as an absolute path, and the
+    installation's search settings (``MOMBASA_SEARCH``)."""
+    env: dict[str, str] = {}
     path = os.environ.get("MOMBASA_VALUE_MODEL")
-    if not path:
-        return {}
-    return {"runtime_env": {"env_vars": {"MOMBASA_VALUE_MODEL": str(Path(path).resolve())}}}
+    if path:
+        env["MOMBASA_VALUE_MODEL"] = str(Path(path).resolve())
+    settings = os.environ.get(SETTINGS_ENV, "").strip()
+    if settings:
+        env[SETTINGS_ENV] = settings
+    return {"runtime_env": {"env_vars": env}} if env else {}
 
 
 def run_arena_ray(specs: list[str], games: int, seed: int = 0, variable: bool = False,

@@ -111,3 +111,15 @@ def test_play_bad_options(args: list[str]) -> None:
 def test_serve_help() -> None:
     r = runner.invoke(app, ["serve", "--help"])
     assert r.exit_code == 0 and "--db" in r.output and "--port" in r.output
+
+
+def test_analyse_names_a_bad_installation_setting(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _dump(tmp_path, engine.state_to_json(mid_game()))
+    monkeypatch.setenv("MOMBASA_SEARCH", "c=99")
+    r = runner.invoke(app, ["analyse", str(path), "--iterations", "20"])
+    assert r.exit_code == 2
+    assert "error: MOMBASA_SEARCH: c: expected a finite number in [0, 10], got 99" in r.output
+    monkeypatch.setenv("MOMBASA_SEARCH", "drive=0")
+    r = runner.invoke(app, ["analyse", str(path), "--iterations", "20", "--json"])
+    assert r.exit_code == 0, r.output

@@ -260,6 +260,24 @@ def test_serve_refuses_a_bad_allowed_host(tmp_path: Path, served: dict[str, Any]
     assert "app" not in served
 
 
+def test_serve_names_the_installation_search_settings(tmp_path: Path, served: dict[str, Any],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """MOMBASA_SEARCH (e.g. the drive off for an owner's catalogue) is said at the start;
+    a bad one stops the start with the variable and the setting named."""
+    monkeypatch.setenv("MOMBASA_SEARCH", "drive=0")
+    err, _ = _serve(tmp_path)
+    assert "Search settings (MOMBASA_SEARCH): drive=0" in err
+    served.clear()
+    monkeypatch.setenv("MOMBASA_SEARCH", "drive=-2")
+    r = CliRunner().invoke(cli, ["serve", "--db", str(tmp_path / "g.db")])
+    out = " ".join(r.output.replace("\u2502", " ").split())
+    assert r.exit_code == 2 and "MOMBASA_SEARCH: drive: expected a finite number" in out
+    assert "app" not in served
+    monkeypatch.delenv("MOMBASA_SEARCH")
+    err, _ = _serve(tmp_path)
+    assert "Search settings" not in err
+
+
 # -- the API docs pages ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("page", ["/docs", "/redoc"])

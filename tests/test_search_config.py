@@ -18,7 +18,7 @@ import engine
 import search.bot_specs
 import search.mcts
 from advisor_api import cli, worker
-from search.bot_specs import make_bot
+from search.bot_specs import SETTINGS_ENV, make_bot
 from search.bots import MCTSBot
 from search.evaluator import DEFAULT_WEIGHTS, Weights
 from search.mcts import MCTS, SearchConfig
@@ -116,13 +116,57 @@ def test_advisor_config_is_search_config_defaults(iterations: int | None,
 
 
 def test_advisor_config_has_no_literal_defaults(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(worker, "SearchConfig", Shifted)
+    monkeypatch.setattr(search.bot_specs, "SearchConfig", Shifted)
     assert knobs(worker.advisor_config(None, 2.0, seed=1)) == knobs(Shifted(time=2.0))
 
 
 def test_advisor_and_ai_seats_search_alike() -> None:
     """The advisor's analysis and the AI seats' mcts bot: one configuration."""
     assert knobs(worker.advisor_config(200, None)) == knobs(bot_config("mcts:iterations=200"))
+
+
+# -- the installation's settings (MOMBASA_SEARCH) ----------------------------------------
+
+@pytest.fixture
+def installed(monkeypatch: pytest.MonkeyPatch) -> pytest.MonkeyPatch:
+    monkeypatch.setenv(SETTINGS_ENV, "drive=0,c=0.45,tempo=2,round_unit=1.5")
+    return monkeypatch
+
+
+def test_installation_settings_reach_advisor_and_ai_seats(installed: pytest.MonkeyPatch) -> None:
+    """An owner's MOMBASA_SEARCH (e.g. the drive off for a printed catalogue) changes the
+    advisor and the AI seats alike: still one configuration."""
+    expected = SearchConfig(iterations=200, book_drive=0.0, c_uct=0.45, tempo=2.0,
+                            weights=replace(DEFAULT_WEIGHTS, round_unit=1.5))
+    assert worker.advisor_config(200, None) == expected
+    assert bot_config("mcts:iterations=200") == expected
+    assert knobs(worker.advisor_config(200, None)) == knobs(bot_config("mcts:iterations=200"))
+
+
+def test_a_spec_setting_wins_over_the_installation(installed: pytest.MonkeyPatch) -> None:
+    cfg = bot_config("mcts:iterations=9,drive=0.5,win_scale=4")
+    assert cfg.book_drive == 0.5 and cfg.c_uct == 0.45
+    assert cfg.weights == replace(DEFAULT_WEIGHTS, round_unit=1.5, win_scale=4.0)
+
+
+@pytest.mark.parametrize("text,message", [
+    ("drive=-1", "MOMBASA_SEARCH: drive: expected a finite number in [0, 10], got -1"),
+    ("drive=11", "MOMBASA_SEARCH: drive: expected a finite number in [0, 10], got 11"),
+    ("c=abc", "MOMBASA_SEARCH: c: expected a finite number in [0, 10], got 'abc'"),
+    ("time=2", "MOMBASA_SEARCH: time: the budget is given per search, not here"),
+    ("depth=3", "MOMBASA_SEARCH: unknown setting 'depth'"),
+    ("drive", "MOMBASA_SEARCH: expected key=value settings separated by commas"),
+    ("drive=0,drive=1", "MOMBASA_SEARCH: expected key=value settings"),
+    ("horizon=far", "MOMBASA_SEARCH: horizon: one of turn"),
+])
+def test_bad_installation_settings_are_named(monkeypatch: pytest.MonkeyPatch, text: str,
+                                             message: str) -> None:
+    monkeypatch.setenv(SETTINGS_ENV, text)
+    with pytest.raises(ValueError) as err:
+        worker.advisor_config(100, None)
+    assert str(err.value).startswith(message)
+    with pytest.raises(ValueError, match="MOMBASA_SEARCH"):
+        make_bot("mcts:iterations=10")
 
 
 def _observation() -> engine.Observation:
@@ -167,3 +211,30 @@ def test_cli_analyse_uses_the_defaults(monkeypatch: pytest.MonkeyPatch,
                          Console(file=io.StringIO()), "test")
     assert result.iterations == 3
     assert recording == [SearchConfig(iterations=3, seed=6)]
+
+
+def test_installation_settings_name_an_arena_series(tmp_path: Any,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Games played under other search settings are another series: a journal written
+    under MOMBASA_SEARCH is not resumed without it (and the header says which)."""
+    from search.arena import run_arena
+
+    path = tmp_path / "series.jsonl"
+    monkeypatch.setenv(SETTINGS_ENV, "drive=0")
+    run_arena(["random", "policy"], games=1, seed=0, journal=path)
+    assert '"search": "drive=0"' in path.read_text().splitlines()[0]
+    monkeypatch.delenv(SETTINGS_ENV)
+    with pytest.raises(ValueError, match="search settings drive=0"):
+        run_arena(["random", "policy"], games=2, seed=0, journal=path)
+    monkeypatch.setenv(SETTINGS_ENV, "drive=0")
+    assert len(run_arena(["random", "policy"], games=2, seed=0, journal=path).games) == 2
+
+
+def test_ray_tasks_receive_the_installation_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from search.distributed import _task_options
+
+    monkeypatch.delenv("MOMBASA_VALUE_MODEL", raising=False)
+    monkeypatch.delenv(SETTINGS_ENV, raising=False)
+    assert _task_options() == {}
+    monkeypatch.setenv(SETTINGS_ENV, " drive=0 ")
+    assert _task_options() == {"runtime_env": {"env_vars": {SETTINGS_ENV: "drive=0"}}}
