@@ -25,6 +25,12 @@ Measurements on the shipped search settings (``SearchConfig`` defaults):
   look's lead, in pounds). A search that selects among more lines rates its pick higher
   even where the pick is no better (the optimizer's curse), so a rise with the budget
   hints that the leaf's tempo correction should grow with it.
+* ``budget``: what a time budget buys in iterations: at each position the search runs
+  for ``t`` and for ``factor*t`` seconds (alternating which runs first, so drift in the
+  machine's speed falls on both); the report gives the mean iterations of each, their
+  ratio and the iterations per second. A ratio below ``factor`` means the longer search
+  pays more per iteration (deeper trees, the fixed first look), so a time series gives
+  the larger budget less than the iteration match of the same budgets.
 * ``perfect``: the information-set search against the same search given the true state
   (every determinization is the real position: the others' plans and tiles and the
   coming draws are known). A diagnostic upper bound on what hidden information costs;
@@ -36,6 +42,7 @@ Measurements on the shipped search settings (``SearchConfig`` defaults):
     python -m benchmarks.diagnose_search firstlook --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search spread --positions 40
     python -m benchmarks.diagnose_search optimism --positions 40 --iterations 1000
+    python -m benchmarks.diagnose_search budget --positions 40 --seconds 0.15
     python -m benchmarks.diagnose_search perfect --games 40 --iterations 400
 """
 
@@ -84,6 +91,32 @@ def sample_positions(count: int, seed: int = 100) -> list[Observation]:
                 out.append(observe(s, d.player))
             s = apply_move(s, bots[d.player].choose(observe(s, d.player)))
     return out
+
+
+def budget(positions: int, seconds: float, factor: int = 4) -> dict[str, float]:
+    """Mean iterations of a ``seconds`` and a ``factor*seconds`` search on the same
+    positions, their ratio and the iterations per second of each."""
+    obs_list = sample_positions(positions)
+    short = SearchConfig(time=seconds, seed=1)
+    long = replace(short, time=seconds * factor)
+    done = {"short": [0, 0.0], "long": [0, 0.0]}
+    for i, obs in enumerate(obs_list):
+        order = [("short", short), ("long", long)]
+        for label, cfg in (order if i % 2 == 0 else order[::-1]):
+            result = MCTS(replace(cfg, seed=1000 + i)).search(obs)
+            done[label][0] += result.iterations
+            done[label][1] += result.elapsed
+    n = len(obs_list)
+    return {
+        "positions": n,
+        "short_seconds": seconds,
+        "long_seconds": seconds * factor,
+        "short_iterations": done["short"][0] / n,
+        "long_iterations": done["long"][0] / n,
+        "ratio": done["long"][0] / max(1, done["short"][0]),
+        "short_per_second": done["short"][0] / done["short"][1],
+        "long_per_second": done["long"][0] / done["long"][1],
+    }
 
 
 def agreement(positions: int, iterations: int, factor: int = 4) -> dict[str, float]:
@@ -329,10 +362,11 @@ def perfect(games: int, iterations: int, seed: int = 77) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=("agreement", "profile", "reach", "firstlook", "spread",
-                                     "optimism", "perfect"))
+                                     "optimism", "budget", "perfect"))
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--seconds", type=float, default=0.15)
     args = ap.parse_args()
     if args.what == "agreement":
         print(agreement(args.positions, args.iterations))
@@ -349,6 +383,8 @@ def main() -> None:
     elif args.what == "optimism":
         for row in optimism(args.positions, args.iterations):
             print(row)
+    elif args.what == "budget":
+        print(budget(args.positions, args.seconds))
     else:
         print(perfect(args.games, args.iterations))
 

@@ -12,6 +12,7 @@ import engine
 import search.mcts as mcts_module
 from benchmarks.diagnose_search import (
     ReachCountingMCTS,
+    budget,
     first_look_pick,
     first_look_spread,
     firstlook,
@@ -57,6 +58,15 @@ def test_firstlook_reports_three_budgets_as_shares() -> None:
     assert set(row) == {"positions", "first_look_pick_at_2", "first_look_pick_at_8",
                         "first_look_pick_at_32", "changed_2_to_8", "changed_8_to_32"}
     assert all(0.0 <= v <= 1.0 for k, v in row.items() if k != "positions")
+
+
+def test_budget_reports_both_searches_iterations_and_their_ratio() -> None:
+    row = budget(positions=2, seconds=0.02, factor=3)
+    assert row["positions"] == 2
+    assert row["long_seconds"] == pytest.approx(0.06)
+    assert 0 < row["short_iterations"] < row["long_iterations"]
+    assert row["ratio"] == pytest.approx(row["long_iterations"] / row["short_iterations"])
+    assert row["short_per_second"] > 0 and row["long_per_second"] > 0
 
 
 def test_optimism_reports_the_picks_rating_over_the_first_look_per_budget() -> None:
