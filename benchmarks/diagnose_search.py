@@ -97,25 +97,24 @@ def budget(positions: int, seconds: float, factor: int = 4) -> dict[str, float]:
     """Mean iterations of a ``seconds`` and a ``factor*seconds`` search on the same
     positions, their ratio and the iterations per second of each."""
     obs_list = sample_positions(positions)
-    short = SearchConfig(time=seconds, seed=1)
-    long = replace(short, time=seconds * factor)
-    done = {"short": [0, 0.0], "long": [0, 0.0]}
+    times = {"short": seconds, "long": seconds * factor}
+    iterations = dict.fromkeys(times, 0)
+    elapsed = dict.fromkeys(times, 0.0)
     for i, obs in enumerate(obs_list):
-        order = [("short", short), ("long", long)]
-        for label, cfg in (order if i % 2 == 0 else order[::-1]):
-            result = MCTS(replace(cfg, seed=1000 + i)).search(obs)
-            done[label][0] += result.iterations
-            done[label][1] += result.elapsed
+        for label in (times if i % 2 == 0 else reversed(times)):
+            result = MCTS(SearchConfig(time=times[label], seed=1000 + i)).search(obs)
+            iterations[label] += result.iterations
+            elapsed[label] += result.elapsed
     n = len(obs_list)
     return {
         "positions": n,
-        "short_seconds": seconds,
-        "long_seconds": seconds * factor,
-        "short_iterations": done["short"][0] / n,
-        "long_iterations": done["long"][0] / n,
-        "ratio": done["long"][0] / max(1, done["short"][0]),
-        "short_per_second": done["short"][0] / done["short"][1],
-        "long_per_second": done["long"][0] / done["long"][1],
+        "short_seconds": times["short"],
+        "long_seconds": times["long"],
+        "short_iterations": iterations["short"] / n,
+        "long_iterations": iterations["long"] / n,
+        "ratio": iterations["long"] / max(1, iterations["short"]),
+        "short_per_second": iterations["short"] / elapsed["short"],
+        "long_per_second": iterations["long"] / elapsed["long"],
     }
 
 

@@ -61,9 +61,10 @@ def test_firstlook_reports_three_budgets_as_shares() -> None:
 
 
 def test_budget_reports_both_searches_iterations_and_their_ratio() -> None:
-    row = budget(positions=2, seconds=0.02, factor=3)
+    # 0.05 s leaves room for the root's first look (a few ms) on a loaded CI machine.
+    row = budget(positions=2, seconds=0.05, factor=3)
     assert row["positions"] == 2
-    assert row["long_seconds"] == pytest.approx(0.06)
+    assert row["long_seconds"] == pytest.approx(0.15)
     assert 0 < row["short_iterations"] < row["long_iterations"]
     assert row["ratio"] == pytest.approx(row["long_iterations"] / row["short_iterations"])
     assert row["short_per_second"] > 0 and row["long_per_second"] > 0
