@@ -109,7 +109,6 @@ BOUNDS: dict[str, Bound] = {
     "prior_visits": Bound(0, 10**4, integer=True),
     "tempo": Bound(-100, 100),  # pounds
     "book_drive": Bound(0, 10),  # times the bookkeeping route's bonus
-    "verify": Bound(0, MAX_ITERATIONS, integer=True),
 }
 # Evaluator weights: pounds per unit and shares, finite; ``win_scale`` is a divisor.
 WEIGHT_BOUNDS: dict[str, Bound] = {
@@ -152,10 +151,6 @@ class SearchConfig:
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
     book_drive: float = 0.5  # share of the bookkeeping route's bonus steering selection
-    # After this many iterations (0: never) the root stops choosing by UCB: the rest of
-    # the budget checks the best other candidate as deeply as the favourite, and the
-    # better mean of the two is the pick (see ``_verify``).
-    verify: int = 0
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -276,25 +271,16 @@ class MCTS:
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
         root_legal, horizon = self._prepare_root(obs, root, cfg.prior_visits)
         done = 0
-        pair: tuple[Step, Step] | None = None
         while done < limit:
             if cfg.time is not None and time.perf_counter() >= deadline:
                 break
-            if pair is None and cfg.verify and done >= cfg.verify and len(root_legal) > 1:
-                pair = _favourite_and_rival(root, me)
-            forced = None
-            if pair is not None:  # the less visited of the two gets the iteration
-                a, b = root.children[pair[0]], root.children[pair[1]]
-                forced = pair[0] if a.n <= b.n else pair[1]
-            self._iterate(obs, root, me, horizon, rng, root_legal, forced)
+            self._iterate(obs, root, me, horizon, rng, root_legal)
             done += 1
             if callback is not None and done % cfg.report_every == 0:
-                interim = self._result(me, root, done, time.perf_counter() - start,
-                                       _pick(root, me, pair))
+                interim = self._result(me, root, done, time.perf_counter() - start)
                 if callback(interim) is False:
                     break
-        return self._result(me, root, done, time.perf_counter() - start,
-                            _pick(root, me, pair))
+        return self._result(me, root, done, time.perf_counter() - start)
 
     def first_look(self, obs: Observation) -> Node:
         """The root before any iteration: a child per candidate step, each holding the
@@ -362,8 +348,7 @@ class MCTS:
 
     # -- one iteration -----------------------------------------------------------------
     def _iterate(self, obs: Observation, root: Node, me: int, horizon: int,
-                 rng: random.Random, root_legal: list[Step],
-                 forced: Step | None = None) -> None:
+                 rng: random.Random, root_legal: list[Step]) -> None:
         cfg = self.config
         state = determinize(obs, rng)
         node = root
@@ -376,7 +361,7 @@ class MCTS:
                 continue
             player = d.player
             if node is root:
-                legal = root_legal if forced is None else [forced]
+                legal = root_legal
             else:
                 legal = legal_steps(state)
                 if d.hidden and player != me:
@@ -509,8 +494,7 @@ class MCTS:
         return state
 
     # -- results -------------------------------------------------------------------
-    def _result(self, me: int, root: Node, iterations: int, elapsed: float,
-                first: Step | None = None) -> SearchResult:
+    def _result(self, me: int, root: Node, iterations: int, elapsed: float) -> SearchResult:
         total = max(1, sum(ch.n for ch in root.children.values()))
         lines = []
         for step, child in root.children.items():
@@ -524,34 +508,8 @@ class MCTS:
                 money=[x / child.n for x in child.m],
                 pv=principal_variation(child),
             ))
-        lines.sort(key=lambda ln: (ln.step != first, -ln.visits, -ln.win[me], ln.step))
+        lines.sort(key=lambda ln: (-ln.visits, -ln.win[me], ln.step))
         return SearchResult(me, lines, iterations, elapsed, iterations, root)
-
-
-def _value(node: Node, me: int) -> float:
-    """What UCB exploits at ``node`` for ``me``: the mean lead over the best opponent,
-    with the bookkeeping drive (if any) added to each player's money."""
-    m, d = node.m, node.d
-    money = m if d is None else [x + y for x, y in zip(m, d, strict=True)]
-    return (money[me] - max(x for i, x in enumerate(money) if i != me)) / max(1, node.n)
-
-
-def _favourite_and_rival(root: Node, me: int) -> tuple[Step, Step] | None:
-    """The root's most visited candidate and the best other one by mean value."""
-    if len(root.children) < 2:
-        return None
-    fav = max(root.children.items(), key=lambda kv: (kv[1].n, _value(kv[1], me)))[0]
-    rival = max((kv for kv in root.children.items() if kv[0] != fav),
-                key=lambda kv: _value(kv[1], me))[0]
-    return fav, rival
-
-
-def _pick(root: Node, me: int, pair: tuple[Step, Step] | None) -> Step | None:
-    """Under ``verify``, the better mean of the favourite and its checked rival."""
-    if pair is None:
-        return None
-    a, b = root.children[pair[0]], root.children[pair[1]]
-    return pair[1] if _value(b, me) > _value(a, me) else pair[0]
 
 
 def _past_horizon(state: State, horizon: int) -> bool:

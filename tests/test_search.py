@@ -137,28 +137,6 @@ def test_anytime_callback_stops_and_reports() -> None:
     assert result.iterations == 32
 
 
-def test_verify_checks_the_best_rival_as_deeply_as_the_favourite() -> None:
-    """``verify=N``: after N iterations by UCB the rest of the budget goes to the
-    favourite and its best rival, the less visited first, and the better mean of the
-    two is the pick, whatever their visits."""
-    s = mid_game(2, 6, 2)
-    obs = engine.observe(s, s.decision.player)
-    me = obs.viewer
-    plain = MCTS(SearchConfig(iterations=60, seed=3, book_drive=0.0)).search(obs)
-    fav = plain.best
-    rival = max((ln for ln in plain.lines if ln.step != fav),
-                key=lambda ln: ln.money[me] - ln.money[1 - me]).step
-    checked = MCTS(SearchConfig(iterations=460, seed=3, verify=60,
-                                book_drive=0.0)).search(obs)
-    visits = {ln.step: ln.visits for ln in checked.lines}
-    others = {st: v for st, v in visits.items() if st not in (fav, rival)}
-    assert others == {ln.step: ln.visits for ln in plain.lines
-                      if ln.step not in (fav, rival)}  # no one else was visited
-    assert abs(visits[fav] - visits[rival]) <= 1  # as deeply as each other
-    lead = {ln.step: ln.money[me] - ln.money[1 - me] for ln in checked.lines}
-    assert checked.best == max((fav, rival), key=lead.__getitem__)
-
-
 def test_tree_reuse_keeps_the_subtree() -> None:
     """After the searcher's step, its next decision (here: the next card of its plan)
     starts from the kept subtree, whose visits it adds to."""

@@ -60,7 +60,6 @@ class Shifted(SearchConfig):
     evaluator: str = "hand"
     tempo: float = 0.42
     book_drive: float = 0.77
-    verify: int = 7
 
 
 def test_shifted_moves_every_knob() -> None:
