@@ -53,9 +53,9 @@ _MCTS_KNOBS: dict[str, str] = {
     "c": "c_uct", "horizon": "horizon", "widen": "widen_c", "prior": "prior_visits",
     "tree": "tree", "eval": "evaluator", "noise": "rollout_noise", "tempo": "tempo",
     "node_priors": "node_priors", "time": "time", "iterations": "iterations",
-    "drive": "book_drive"}
+    "drive": "book_drive", "select": "select"}
 _CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES,
-                                        "eval": EVALUATORS}
+                                        "eval": EVALUATORS, "select": ("lead", "win")}
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
 # Settings of the other bots.
 SAMPLES = Bound(1, 1000, integer=True)  # greedy: rollouts per candidate step
@@ -170,7 +170,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
     (route specialists, :mod:`search.specialists`);
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
     [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,widen=W][,prior=K]
-    [,node_priors=1][,drive=D]``
+    [,node_priors=1][,drive=D][,select=lead|win]``
     (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
     ``openspiel`` extra).

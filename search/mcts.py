@@ -44,7 +44,7 @@ from engine import (
     sample_chance,
 )
 from search.candidates import best_plan, candidate_steps
-from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate
+from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate, rounds_left
 from search.policy import SOLVED_KINDS, policy_step, step_score
 from search.routes import bookkeeping_drive
 
@@ -151,6 +151,10 @@ class SearchConfig:
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
     book_drive: float = 0.5  # share of the bookkeeping route's bonus steering selection
+    # What UCB exploits: "lead" (mean money lead over the best opponent) or "win" (the
+    # mean win-probability estimate's lead, in the same pounds near a level game, so a
+    # lead already safe or already lost counts less).
+    select: str = "lead"
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -172,6 +176,8 @@ class SearchConfig:
         if self.evaluator not in EVALUATORS:
             raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
                              f"got {self.evaluator!r}")
+        if self.select not in ("lead", "win"):
+            raise ValueError(f"select: 'lead' or 'win', got {self.select!r}")
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon: 'turn', 'move', 'cycle', 'round' or 'game', "
                              f"got {self.horizon!r}")
@@ -253,6 +259,7 @@ class MCTS:
 
     def __init__(self, config: SearchConfig) -> None:
         self.config = config
+        self._win_pounds = 0.0
 
     def search(self, obs: Observation, callback: Callback | None = None,
                root: Node | None = None) -> SearchResult:
@@ -270,6 +277,8 @@ class MCTS:
         deadline = start + cfg.time if cfg.time is not None else math.inf
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
         root_legal, horizon = self._prepare_root(obs, root, cfg.prior_visits)
+        # Near a level game a win-chance lead of x is worth x * 2 * scale pounds.
+        self._win_pounds = 2.0 * cfg.weights.win_scale * (1.0 + rounds_left(st))
         done = 0
         while done < limit:
             if cfg.time is not None and time.perf_counter() >= deadline:
@@ -421,11 +430,22 @@ class MCTS:
         two = len(known[0][1].m) == 2  # the common case: the only opponent is the other
         best = known[0]
         best_value = -math.inf
+        win = self.config.select == "win"
         for step, child in known:
             n = child.n
             if n == 0:
                 return step, child
             m, d = child.m, child.d
+            if win:
+                w = child.w
+                lead = self._win_pounds * (w[player] - max(
+                    x for i, x in enumerate(w) if i != player))
+                if d is not None:
+                    lead += d[player] - max(x for i, x in enumerate(d) if i != player)
+                value = lead / (n * scale) + c * sqrt(log(child.avail) / n)
+                if value > best_value:
+                    best, best_value = (step, child), value
+                continue
             # The lead over the best opponent, with the drive (if any) added to each
             # player's money; no list per child: this runs for every child visited.
             if d is None:

@@ -123,6 +123,31 @@ def test_selection_maximises_the_deciding_players_utility() -> None:
     assert search._select(known, 1)[1] is b
 
 
+def test_select_win_counts_a_safe_lead_less_than_a_sure_one() -> None:
+    """``select="win"``: UCB exploits the win-chance lead (in pounds near a level game),
+    so a line winning by 60 or losing by 10 is worth less than one winning by 12 twice,
+    though its mean money lead (25) is larger; ``select="lead"`` prefers it."""
+    from search.evaluator import win_utilities
+
+    scale = 5.0  # the last round: win_scale * (1 + 0 rounds left)
+    a, b = Node(2), Node(2)
+    for child, leads in ((a, (60.0, -10.0)), (b, (12.0, 12.0))):
+        child.n = child.avail = 2
+        for lead in leads:
+            money = [100.0 + lead, 100.0]
+            for i, u in enumerate(win_utilities(money, scale)):
+                child.w[i] += u
+                child.m[i] += money[i]
+    known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b)]
+    by_lead = MCTS(SearchConfig(iterations=1, c_uct=0.0))
+    assert by_lead._select(known, 0)[1] is a
+    by_win = MCTS(SearchConfig(iterations=1, c_uct=0.0, select="win"))
+    by_win._win_pounds = 2.0 * scale  # what search() sets from the root's round
+    assert by_win._select(known, 0)[1] is b
+    with pytest.raises(ValueError, match="select"):
+        SearchConfig(iterations=1, select="money")
+
+
 def test_anytime_callback_stops_and_reports() -> None:
     s = mid_game(2, 6, 2)
     seen = []
