@@ -13,6 +13,7 @@ from search.mcts import (
     BOUNDS,
     HORIZONS,
     MAX_ITERATIONS,
+    SELECTS,
     TREES,
     WEIGHT_BOUNDS,
     Bound,
@@ -55,7 +56,7 @@ _MCTS_KNOBS: dict[str, str] = {
     "node_priors": "node_priors", "time": "time", "iterations": "iterations",
     "drive": "book_drive", "select": "select"}
 _CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES,
-                                        "eval": EVALUATORS, "select": ("lead", "win")}
+                                        "eval": EVALUATORS, "select": SELECTS}
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
 # Settings of the other bots.
 SAMPLES = Bound(1, 1000, integer=True)  # greedy: rollouts per candidate step

@@ -50,6 +50,7 @@ from search.routes import bookkeeping_drive
 
 HORIZONS = ("turn", "move", "cycle", "round", "game")
 TREES = ("move", "round")
+SELECTS = ("lead", "win")  # what UCB exploits: see SearchConfig.select
 MAX_SECONDS = 3600.0  # a search budget beyond an hour is a typo or an attack
 MAX_ITERATIONS = 10**7
 
@@ -176,7 +177,7 @@ class SearchConfig:
         if self.evaluator not in EVALUATORS:
             raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
                              f"got {self.evaluator!r}")
-        if self.select not in ("lead", "win"):
+        if self.select not in SELECTS:
             raise ValueError(f"select: 'lead' or 'win', got {self.select!r}")
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon: 'turn', 'move', 'cycle', 'round' or 'game', "
