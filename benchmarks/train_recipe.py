@@ -27,8 +27,9 @@ from search.selfplay import SelfplayTask, play_tasks
 
 # (seat specs, games); seats rotate by one every game. {g}: the round's greedy bot.
 # {m}: the round-2 search. The shipped model was fitted on games of the search without
-# the bookkeeping drive (docs/search.md), so the recipe names drive=0 to rebuild it.
-SEARCH = "mcts:iterations=200,drive=0"
+# the bookkeeping drive and with selection on the money lead (docs/search.md), so the
+# recipe names drive=0 and select=lead to rebuild it.
+SEARCH = "mcts:iterations=200,drive=0,select=lead"
 ROUNDS: dict[int, tuple[str, list[tuple[list[str], int]]]] = {
     1: ("hand", [
         (["{g}", "{g}"], 200),

@@ -152,9 +152,9 @@ class SearchConfig:
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
     book_drive: float = 0.5  # share of the bookkeeping route's bonus steering selection
-    # What UCB exploits: "lead" (mean money lead over the best opponent) or "win" (the
-    # mean win-probability estimate's lead, in the same pounds near a level game, so a
-    # lead already safe or already lost counts less).
+    # What UCB exploits: "lead" (the mean money lead over the best opponent) or "win"
+    # (the mean win-probability estimate's lead, in pounds near a level game, so a lead
+    # already safe or already lost counts less; docs/search.md).
     select: str = "lead"
 
     def __post_init__(self) -> None:
@@ -424,39 +424,33 @@ class MCTS:
                 _add(nd, drive)
 
     def _select(self, known: list[tuple[Step, Node]], player: int) -> tuple[Step, Node]:
-        """UCB on the deciding player's mean money lead over its best opponent."""
+        """UCB on the deciding player's mean lead over its best opponent.
+
+        The lead is in the money sums (``select="lead"``) or in the win-utility sums
+        counted in pounds near a level game (``select="win"``), plus the drive, if any.
+        """
         c = self.config.c_uct
         scale = self.config.margin_scale
         log, sqrt = math.log, math.sqrt
         two = len(known[0][1].m) == 2  # the common case: the only opponent is the other
+        win = self.config.select == "win"
+        k = self._win_pounds if win else 1.0
         best = known[0]
         best_value = -math.inf
-        win = self.config.select == "win"
         for step, child in known:
             n = child.n
             if n == 0:
                 return step, child
-            m, d = child.m, child.d
-            if win:
-                w = child.w
-                lead = self._win_pounds * (w[player] - max(
-                    x for i, x in enumerate(w) if i != player))
-                if d is not None:
-                    lead += d[player] - max(x for i, x in enumerate(d) if i != player)
-                value = lead / (n * scale) + c * sqrt(log(child.avail) / n)
-                if value > best_value:
-                    best, best_value = (step, child), value
-                continue
-            # The lead over the best opponent, with the drive (if any) added to each
-            # player's money; no list per child: this runs for every child visited.
+            v, d = (child.w if win else child.m), child.d
+            # No list per child: this runs for every child visited.
             if d is None:
-                own = m[player]
-                other = (m[1 - player] if two
-                         else max(x for i, x in enumerate(m) if i != player))
+                own = k * v[player]
+                other = k * (v[1 - player] if two
+                             else max(x for i, x in enumerate(v) if i != player))
             else:
-                own = m[player] + d[player]
-                other = (m[1 - player] + d[1 - player] if two
-                         else max(x + d[i] for i, x in enumerate(m) if i != player))
+                own = k * v[player] + d[player]
+                other = (k * v[1 - player] + d[1 - player] if two
+                         else max(k * x + d[i] for i, x in enumerate(v) if i != player))
             value = (own - other) / (n * scale) + c * sqrt(log(child.avail) / n)
             if value > best_value:
                 best, best_value = (step, child), value

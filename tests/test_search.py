@@ -112,15 +112,37 @@ def test_each_player_keeps_its_own_statistics(players: int) -> None:
     assert len(seen_players) >= 2  # the tree holds decisions of several players
 
 
-def test_selection_maximises_the_deciding_players_utility() -> None:
-    search = MCTS(SearchConfig(iterations=1, c_uct=0.0))
+@pytest.mark.parametrize("select", ["lead", "win"])
+def test_selection_maximises_the_deciding_players_utility(select: str) -> None:
+    """max^n: each player picks the child best for itself, by money or by win chance."""
+    search = MCTS(SearchConfig(iterations=1, c_uct=0.0, select=select))
+    search._win_pounds = 10.0  # what search() sets from the root's round
     a, b = Node(3), Node(3)
-    for child, m in ((a, [90.0, 40.0, 40.0]), (b, [30.0, 80.0, 50.0])):
+    for child, m, w in ((a, [90.0, 40.0, 40.0], [0.8, 0.1, 0.1]),
+                        (b, [30.0, 80.0, 50.0], [0.1, 0.6, 0.3])):
         child.n = child.avail = 10
         child.m = [x * 10 for x in m]
+        child.w = [x * 10 for x in w]
     known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b)]
     assert search._select(known, 0)[1] is a
     assert search._select(known, 1)[1] is b
+
+
+def test_win_selection_adds_the_drive_to_each_players_pounds() -> None:
+    """With three players the drive joins each player's win pounds before the best
+    opponent is taken (the maximum of the sums, as for ``select="lead"``)."""
+    search = MCTS(SearchConfig(iterations=1, c_uct=0.0, select="win"))
+    search._win_pounds = 10.0
+    a, b = Node(3), Node(3)
+    # a: P1 level with P2 on win chance, P3 far behind but driven; b: P1 a little ahead
+    for child, w, d in ((a, [0.4, 0.4, 0.2], [20.0, 0.0, 30.0]),
+                        (b, [0.45, 0.35, 0.2], [0.0, 0.0, 0.0])):
+        child.n = child.avail = 1
+        child.w = list(w)
+        child.d = list(d)
+    known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b)]
+    # a: own 4 + 20 = 24, best other max(4, 2 + 30) = 32: -8; b: 4.5 - 3.5 = +1
+    assert search._select(known, 0)[1] is b
 
 
 def test_select_win_counts_a_safe_lead_less_than_a_sure_one() -> None:
@@ -139,7 +161,7 @@ def test_select_win_counts_a_safe_lead_less_than_a_sure_one() -> None:
                 child.w[i] += u
                 child.m[i] += money[i]
     known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b)]
-    by_lead = MCTS(SearchConfig(iterations=1, c_uct=0.0))
+    by_lead = MCTS(SearchConfig(iterations=1, c_uct=0.0, select="lead"))
     assert by_lead._select(known, 0)[1] is a
     by_win = MCTS(SearchConfig(iterations=1, c_uct=0.0, select="win"))
     by_win._win_pounds = 2.0 * scale  # what search() sets from the root's round
