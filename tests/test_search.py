@@ -134,15 +134,16 @@ def test_win_selection_adds_the_drive_to_each_players_pounds() -> None:
     search = MCTS(SearchConfig(iterations=1, c_uct=0.0, select="win"))
     search._win_pounds = 10.0
     a, b = Node(3), Node(3)
-    # a: P1 level with P2 on win chance, P3 far behind but driven; b: P1 a little ahead
-    for child, w, d in ((a, [0.4, 0.4, 0.2], [20.0, 0.0, 30.0]),
-                        (b, [0.45, 0.35, 0.2], [0.0, 0.0, 0.0])):
+    # a: P1 level with P2 on win chance, P3 behind but driven; b: P1 well ahead, no drive
+    for child, w, d in ((a, [0.4, 0.4, 0.2], [20.0, 0.0, 14.0]),
+                        (b, [0.8, 0.1, 0.1], [0.0, 0.0, 0.0])):
         child.n = child.avail = 1
         child.w = list(w)
         child.d = list(d)
     known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b)]
-    # a: own 4 + 20 = 24, best other max(4, 2 + 30) = 32: -8; b: 4.5 - 3.5 = +1
-    assert search._select(known, 0)[1] is b
+    # a: own 4 + 20 = 24, best other max(4 + 0, 2 + 14) = 16: +8; b: 8 - 1 = +7. The
+    # sum of the separate leads, (4 - 4) + (20 - 14) = 6, would pick b instead.
+    assert search._select(known, 0)[1] is a
 
 
 def test_select_win_counts_a_safe_lead_less_than_a_sure_one() -> None:
