@@ -50,7 +50,7 @@ from search.routes import bookkeeping_drive
 
 HORIZONS = ("turn", "move", "cycle", "round", "game")
 TREES = ("move", "round")
-SELECTS = ("lead", "win")  # what UCB exploits: see SearchConfig.select
+SELECTS = ("lead", "win", "mix")  # what UCB exploits: see SearchConfig.select
 MAX_SECONDS = 3600.0  # a search budget beyond an hour is a typo or an attack
 MAX_ITERATIONS = 10**7
 
@@ -154,7 +154,8 @@ class SearchConfig:
     book_drive: float = 0.5  # share of the bookkeeping route's bonus steering selection
     # What UCB exploits: "lead" (the mean money lead over the best opponent) or "win"
     # (the mean win-probability estimate's lead, in pounds near a level game, so a lead
-    # already safe or already lost counts less; docs/search.md).
+    # already safe or already lost counts less; docs/search.md), or "mix" (half of
+    # each: a safe lead still counts for something, a level game is read as "win").
     select: str = "lead"
 
     def __post_init__(self) -> None:
@@ -178,7 +179,7 @@ class SearchConfig:
             raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
                              f"got {self.evaluator!r}")
         if self.select not in SELECTS:
-            raise ValueError(f"select: 'lead' or 'win', got {self.select!r}")
+            raise ValueError(f"select: 'lead', 'win' or 'mix', got {self.select!r}")
         if self.horizon not in HORIZONS:
             raise ValueError(f"horizon: 'turn', 'move', 'cycle', 'round' or 'game', "
                              f"got {self.horizon!r}")
@@ -426,14 +427,18 @@ class MCTS:
     def _select(self, known: list[tuple[Step, Node]], player: int) -> tuple[Step, Node]:
         """UCB on the deciding player's mean lead over its best opponent.
 
-        The lead is in the money sums (``select="lead"``) or in the win-utility sums
-        counted in pounds near a level game (``select="win"``), plus the drive, if any.
+        The lead is in the money sums (``select="lead"``), in the win-utility sums
+        counted in pounds near a level game (``select="win"``), or half of each
+        (``select="mix"``), plus the drive, if any.
         """
         c = self.config.c_uct
         scale = self.config.margin_scale
         log, sqrt = math.log, math.sqrt
         two = len(known[0][1].m) == 2  # the common case: the only opponent is the other
-        win = self.config.select == "win"
+        select = self.config.select
+        if select == "mix":
+            return self._select_mixed(known, player, two)
+        win = select == "win"
         k = self._win_pounds if win else 1.0
         best = known[0]
         best_value = -math.inf
@@ -451,6 +456,34 @@ class MCTS:
                 own = k * v[player] + d[player]
                 other = (k * v[1 - player] + d[1 - player] if two
                          else max(k * x + d[i] for i, x in enumerate(v) if i != player))
+            value = (own - other) / (n * scale) + c * sqrt(log(child.avail) / n)
+            if value > best_value:
+                best, best_value = (step, child), value
+        return best
+
+    def _select_mixed(self, known: list[tuple[Step, Node]], player: int,
+                      two: bool) -> tuple[Step, Node]:
+        """``_select`` for ``select="mix"``: each player's pounds are half its win
+        utility in pounds, half its money, plus its drive; the lead is over the best
+        opponent by those pounds."""
+        c = self.config.c_uct
+        scale = self.config.margin_scale
+        log, sqrt = math.log, math.sqrt
+        k = 0.5 * self._win_pounds
+        best = known[0]
+        best_value = -math.inf
+        for step, child in known:
+            n = child.n
+            if n == 0:
+                return step, child
+            w, m, d = child.w, child.m, child.d
+            if d is None:
+                pounds = [k * w[i] + 0.5 * m[i] for i in range(len(w))]
+            else:
+                pounds = [k * w[i] + 0.5 * m[i] + d[i] for i in range(len(w))]
+            own = pounds[player]
+            other = (pounds[1 - player] if two
+                     else max(x for i, x in enumerate(pounds) if i != player))
             value = (own - other) / (n * scale) + c * sqrt(log(child.avail) / n)
             if value > best_value:
                 best, best_value = (step, child), value

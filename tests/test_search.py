@@ -12,7 +12,7 @@ from benchmarks.positions import mid_game
 from engine import apply_unchecked, legal_steps
 from search.arena import play_game, run_arena
 from search.bot_specs import make_bot, parse_spec
-from search.mcts import MCTS, Node, SearchConfig, subtree
+from search.mcts import MCTS, SELECTS, Node, SearchConfig, subtree
 from search.parallel import ParallelMCTS
 
 
@@ -112,7 +112,7 @@ def test_each_player_keeps_its_own_statistics(players: int) -> None:
     assert len(seen_players) >= 2  # the tree holds decisions of several players
 
 
-@pytest.mark.parametrize("select", ["lead", "win"])
+@pytest.mark.parametrize("select", ["lead", "win", "mix"])
 def test_selection_maximises_the_deciding_players_utility(select: str) -> None:
     """max^n: each player picks the child best for itself, by money or by win chance."""
     search = MCTS(SearchConfig(iterations=1, c_uct=0.0, select=select))
@@ -169,6 +169,32 @@ def test_select_win_counts_a_safe_lead_less_than_a_sure_one() -> None:
     assert by_win._select(known, 0)[1] is b
     with pytest.raises(ValueError, match="select"):
         SearchConfig(iterations=1, select="money")
+
+
+def test_select_mix_takes_half_of_each_lead() -> None:
+    """``select="mix"``: half the win-chance lead in pounds, half the money lead. A line
+    that neither reading alone prefers (c) is the blend's choice: the money lead picks
+    the risky a, the win lead the safe but small b."""
+    from search.evaluator import win_utilities
+
+    scale = 5.0
+    a, b, c = Node(2), Node(2), Node(2)
+    # mean money lead / win lead in pounds / half of each: a 25 / 1.2 / 13.1,
+    # b 16 / 9.2 / 12.6, c 21 / 7.7 / 14.3
+    for child, leads in ((a, (60.0, -10.0)), (b, (16.0, 16.0)), (c, (36.0, 6.0))):
+        child.n = child.avail = 2
+        for lead in leads:
+            money = [100.0 + lead, 100.0]
+            for i, u in enumerate(win_utilities(money, scale)):
+                child.w[i] += u
+                child.m[i] += money[i]
+    known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b), (engine.Step("pass"), c)]
+    chosen = {}
+    for select in SELECTS:
+        search = MCTS(SearchConfig(iterations=1, c_uct=0.0, select=select))
+        search._win_pounds = 2.0 * scale
+        chosen[select] = search._select(known, 0)[1]
+    assert chosen == {"lead": a, "win": b, "mix": c}
 
 
 def test_anytime_callback_stops_and_reports() -> None:
