@@ -436,8 +436,7 @@ class MCTS:
         log, sqrt = math.log, math.sqrt
         two = len(known[0][1].m) == 2  # the common case: the only opponent is the other
         select = self.config.select
-        if select == "mix":
-            return self._select_mixed(known, player, two)
+        mix = select == "mix"
         win = select == "win"
         k = self._win_pounds if win else 1.0
         best = known[0]
@@ -446,48 +445,37 @@ class MCTS:
             n = child.n
             if n == 0:
                 return step, child
-            v, d = (child.w if win else child.m), child.d
-            # No list per child: this runs for every child visited.
-            if d is None:
-                own = k * v[player]
-                other = k * (v[1 - player] if two
-                             else max(x for i, x in enumerate(v) if i != player))
+            if mix:
+                lead = self._mixed_lead(child, player, two)
             else:
-                own = k * v[player] + d[player]
-                other = (k * v[1 - player] + d[1 - player] if two
-                         else max(k * x + d[i] for i, x in enumerate(v) if i != player))
-            value = (own - other) / (n * scale) + c * sqrt(log(child.avail) / n)
+                v, d = (child.w if win else child.m), child.d
+                # No list per child: this runs for every child visited.
+                if d is None:
+                    own = k * v[player]
+                    other = k * (v[1 - player] if two
+                                 else max(x for i, x in enumerate(v) if i != player))
+                else:
+                    own = k * v[player] + d[player]
+                    other = (k * v[1 - player] + d[1 - player] if two
+                             else max(k * x + d[i] for i, x in enumerate(v) if i != player))
+                lead = own - other
+            value = lead / (n * scale) + c * sqrt(log(child.avail) / n)
             if value > best_value:
                 best, best_value = (step, child), value
         return best
 
-    def _select_mixed(self, known: list[tuple[Step, Node]], player: int,
-                      two: bool) -> tuple[Step, Node]:
-        """``_select`` for ``select="mix"``: each player's pounds are half its win
-        utility in pounds, half its money, plus its drive; the lead is over the best
-        opponent by those pounds."""
-        c = self.config.c_uct
-        scale = self.config.margin_scale
-        log, sqrt = math.log, math.sqrt
+    def _mixed_lead(self, child: Node, player: int, two: bool) -> float:
+        """``select="mix"``: each player's pounds are half its win utility in pounds,
+        half its money, plus its drive; the lead is over the best opponent by those."""
         k = 0.5 * self._win_pounds
-        best = known[0]
-        best_value = -math.inf
-        for step, child in known:
-            n = child.n
-            if n == 0:
-                return step, child
-            w, m, d = child.w, child.m, child.d
-            if d is None:
-                pounds = [k * w[i] + 0.5 * m[i] for i in range(len(w))]
-            else:
-                pounds = [k * w[i] + 0.5 * m[i] + d[i] for i in range(len(w))]
-            own = pounds[player]
-            other = (pounds[1 - player] if two
-                     else max(x for i, x in enumerate(pounds) if i != player))
-            value = (own - other) / (n * scale) + c * sqrt(log(child.avail) / n)
-            if value > best_value:
-                best, best_value = (step, child), value
-        return best
+        w, m, d = child.w, child.m, child.d
+        if d is None:
+            pounds = [k * w[i] + 0.5 * m[i] for i in range(len(w))]
+        else:
+            pounds = [k * w[i] + 0.5 * m[i] + d[i] for i in range(len(w))]
+        own = pounds[player]
+        return own - (pounds[1 - player] if two
+                      else max(x for i, x in enumerate(pounds) if i != player))
 
     def _rollout(self, state: State, horizon: int, rng: random.Random,
                  me: int = -1, mover: int = -1) -> State:

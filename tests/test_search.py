@@ -146,21 +146,27 @@ def test_win_selection_adds_the_drive_to_each_players_pounds() -> None:
     assert search._select(known, 0)[1] is a
 
 
+def _two_player_child(leads: tuple[float, ...], scale: float) -> Node:
+    """A two-player node visited once per lead of P1 over P2 (P2 at 100 pounds), its
+    sums holding the money and the win utilities at ``scale``."""
+    from search.evaluator import win_utilities
+
+    child = Node(2)
+    child.n = child.avail = len(leads)
+    for lead in leads:
+        money = [100.0 + lead, 100.0]
+        for i, u in enumerate(win_utilities(money, scale)):
+            child.w[i] += u
+            child.m[i] += money[i]
+    return child
+
+
 def test_select_win_counts_a_safe_lead_less_than_a_sure_one() -> None:
     """``select="win"``: UCB exploits the win-chance lead (in pounds near a level game),
     so a line winning by 60 or losing by 10 is worth less than one winning by 12 twice,
     though its mean money lead (25) is larger; ``select="lead"`` prefers it."""
-    from search.evaluator import win_utilities
-
     scale = 5.0  # the last round: win_scale * (1 + 0 rounds left)
-    a, b = Node(2), Node(2)
-    for child, leads in ((a, (60.0, -10.0)), (b, (12.0, 12.0))):
-        child.n = child.avail = 2
-        for lead in leads:
-            money = [100.0 + lead, 100.0]
-            for i, u in enumerate(win_utilities(money, scale)):
-                child.w[i] += u
-                child.m[i] += money[i]
+    a, b = _two_player_child((60.0, -10.0), scale), _two_player_child((12.0, 12.0), scale)
     known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b)]
     by_lead = MCTS(SearchConfig(iterations=1, c_uct=0.0, select="lead"))
     assert by_lead._select(known, 0)[1] is a
@@ -175,19 +181,11 @@ def test_select_mix_takes_half_of_each_lead() -> None:
     """``select="mix"``: half the win-chance lead in pounds, half the money lead. A line
     that neither reading alone prefers (c) is the blend's choice: the money lead picks
     the risky a, the win lead the safe but small b."""
-    from search.evaluator import win_utilities
-
     scale = 5.0
-    a, b, c = Node(2), Node(2), Node(2)
     # mean money lead / win lead in pounds / half of each: a 25 / 1.2 / 13.1,
     # b 16 / 9.2 / 12.6, c 21 / 7.7 / 14.3
-    for child, leads in ((a, (60.0, -10.0)), (b, (16.0, 16.0)), (c, (36.0, 6.0))):
-        child.n = child.avail = 2
-        for lead in leads:
-            money = [100.0 + lead, 100.0]
-            for i, u in enumerate(win_utilities(money, scale)):
-                child.w[i] += u
-                child.m[i] += money[i]
+    a, b, c = (_two_player_child(leads, scale)
+               for leads in ((60.0, -10.0), (16.0, 16.0), (36.0, 6.0)))
     known = [(engine.Step("stop"), a), (engine.Step("nobuy"), b), (engine.Step("pass"), c)]
     chosen = {}
     for select in SELECTS:
