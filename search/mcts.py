@@ -174,15 +174,14 @@ class SearchConfig:
         for name, bound in WEIGHT_BOUNDS.items():
             bound.check(f"weights.{name}", getattr(self.weights, name))
         if self.tree not in TREES:
-            raise ValueError(f"tree: 'move' or 'round', got {self.tree!r}")
+            raise ValueError(f"tree: one of {', '.join(TREES)}, got {self.tree!r}")
         if self.evaluator not in EVALUATORS:
             raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
                              f"got {self.evaluator!r}")
         if self.select not in SELECTS:
-            raise ValueError(f"select: 'lead', 'win' or 'mix', got {self.select!r}")
+            raise ValueError(f"select: one of {', '.join(SELECTS)}, got {self.select!r}")
         if self.horizon not in HORIZONS:
-            raise ValueError(f"horizon: 'turn', 'move', 'cycle', 'round' or 'game', "
-                             f"got {self.horizon!r}")
+            raise ValueError(f"horizon: one of {', '.join(HORIZONS)}, got {self.horizon!r}")
 
 
 def _add(node: Node, drive: list[float]) -> None:

@@ -12,6 +12,7 @@ from benchmarks.positions import mid_game
 from engine import apply_unchecked, legal_steps
 from search.arena import play_game, run_arena
 from search.bot_specs import make_bot, parse_spec
+from search.evaluator import win_utilities
 from search.mcts import MCTS, SELECTS, Node, SearchConfig, subtree
 from search.parallel import ParallelMCTS
 
@@ -114,7 +115,8 @@ def test_each_player_keeps_its_own_statistics(players: int) -> None:
 
 @pytest.mark.parametrize("select", ["lead", "win", "mix"])
 def test_selection_maximises_the_deciding_players_utility(select: str) -> None:
-    """max^n: each player picks the child best for itself, by money or by win chance."""
+    """max^n: each player picks the child best for itself, by money, by win chance
+    or by half of each."""
     search = MCTS(SearchConfig(iterations=1, c_uct=0.0, select=select))
     search._win_pounds = 10.0  # what search() sets from the root's round
     a, b = Node(3), Node(3)
@@ -149,8 +151,6 @@ def test_win_selection_adds_the_drive_to_each_players_pounds() -> None:
 def _two_player_child(leads: tuple[float, ...], scale: float) -> Node:
     """A two-player node visited once per lead of P1 over P2 (P2 at 100 pounds), its
     sums holding the money and the win utilities at ``scale``."""
-    from search.evaluator import win_utilities
-
     child = Node(2)
     child.n = child.avail = len(leads)
     for lead in leads:
