@@ -13,6 +13,7 @@ export async function submit(text) {
   const v = app.view;
   if (!v || app.busy) return;
   app.busy = true;
+  app.sends += 1;
   setUi("busy");
   closeChooser();
   try {
@@ -33,6 +34,7 @@ export async function playLine(line) {
   if (!v || app.busy) return;
   const steps = line.move.text.split("; ").filter(Boolean);
   app.busy = true;
+  app.sends += 1;
   setUi("busy");
   let last = null;
   try {
@@ -56,6 +58,7 @@ export async function playLine(line) {
 export async function undo() {
   if (!app.id || app.busy) return;
   app.busy = true;
+  app.sends += 1;
   setUi("busy");
   try {
     const v = await api.undo(app.id, app.viewSeat);

@@ -295,6 +295,7 @@ export async function flush() {
   const cat = app.cat;
   let v = app.view;
   app.busy = true;
+  app.sends += 1;
   setUi("busy");
   let problem = null;
   try {

@@ -62,10 +62,9 @@ function desiredSeat(v) {
 async function fetchView(wait = 0) {
   let v = await api.view(app.id, app.viewSeat, wait);
   const want = desiredSeat(v);
-  if (want !== v.seat) {
-    app.viewSeat = want;
-    v = await api.view(app.id, want);
-  }
+  // the seat shown changes only when this view is rendered (render sets app.viewSeat):
+  // a view dropped as stale must not move it
+  if (want !== v.seat) v = await api.view(app.id, want);
   return v;
 }
 
@@ -122,8 +121,19 @@ async function refreshView() {
     if (app.gameDeleted) showError(new Error("this game was deleted"));
     return;
   }
+  const sends = app.sends;
   const v = await fetchView(0);
-  if (id === app.id && !app.busy) render(v);
+  if (id !== app.id) return;
+  if (!app.busy && sends === app.sends) {
+    render(v);
+    return;
+  }
+  // Read while the page sent a step of its own: the view may be older than that step's
+  // answer, rendered meanwhile, and showing it would take the page back a step. Read
+  // again once the step is answered (the answer may have been an error, the event's
+  // change still unshown).
+  while (app.busy) await new Promise((done) => setTimeout(done, 100));
+  await refreshView();
 }
 
 export function schedulePoll() {
@@ -146,8 +156,9 @@ async function poll() {
   app.polling = true;
   const id = app.id;
   try {
+    const sends = app.sends;
     const v = await fetchView(1);
-    if (id === app.id && !app.busy) render(v);
+    if (id === app.id && !app.busy && sends === app.sends) render(v);
   } catch (err) {
     showError(err);
     app.pollTimer = setTimeout(poll, 2000);

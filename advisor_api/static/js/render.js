@@ -89,6 +89,7 @@ export function render(v) {
     if (app.view && app.view.steps !== v.steps) stopSuggest(true);
   }
   app.view = v;
+  app.viewSeat = v.seat;
   syncPicks(v);
   const ctx = buildContext(v);
   app.ctx = ctx;

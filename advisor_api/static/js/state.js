@@ -13,6 +13,7 @@ export const app = {
   selected: null, // planning: the hand card picked, waiting for a slot
   chance: null, // live mode: {id, picks: Map space key -> component} entered ahead of the deal (chance.js)
   busy: false,
+  sends: 0, // the page's own sends so far: a view fetched across one of them is stale
   pollTimer: null,
   polling: false,
   live: false, // the game's event stream is open (live.js): no polling
