@@ -202,6 +202,15 @@ def test_what_the_ai_did_in_words_and_on_the_board(service: str, browser: Any) -
         page.close()
 
 
+def _two_human_game(client: httpx.Client, seed: int) -> dict[str, Any]:
+    """A reproducible two-player game of human seats, its tokens remembered."""
+    r = client.post("/v1/games", json={"seats": [{"kind": "human"}, {"kind": "human"}],
+                                       "mode": "play", "seed": seed, "reproducible": True})
+    assert r.status_code == 201, r.text
+    created: dict[str, Any] = remember(r.json())
+    return created
+
+
 def test_steps_are_told_as_the_board_was_when_they_were_taken(service: str,
                                                                browser: Any) -> None:
     """The log and the banner tell each step against the board as it was when the step
@@ -210,10 +219,7 @@ def test_steps_are_told_as_the_board_was_when_they_were_taken(service: str,
     entry expanded. Read against nothing or the board now, a buy said "Buy the card from
     R1"."""
     with httpx.Client(base_url=service, timeout=30) as client:
-        r = client.post("/v1/games", json={"seats": [{"kind": "human"}, {"kind": "human"}],
-                                           "mode": "play", "seed": 3, "reproducible": True})
-        assert r.status_code == 201, r.text
-        created = remember(r.json())
+        created = _two_human_game(client, seed=3)
         gid = created["id"]
         assert {"buy", "take", "enter"} <= play_to_context_steps(client, gid)
         view = client.get(f"/v1/games/{gid}", params={"seat": 2, "wait": 0},
@@ -263,10 +269,7 @@ def test_a_view_read_across_the_pages_own_step_is_not_shown(service: str,
     the live-game browser test, in round 6 after "end 2".) The event's view is held
     back in the browser (``page.route``) until the page's own step has been rendered."""
     with httpx.Client(base_url=service, timeout=30) as client:
-        r = client.post("/v1/games", json={"seats": [{"kind": "human"}, {"kind": "human"}],
-                                           "mode": "play", "seed": 4, "reproducible": True})
-        assert r.status_code == 201, r.text
-        created = remember(r.json())
+        created = _two_human_game(client, seed=4)
         gid = created["id"]
         for _ in range(10):  # the resting cards, to the first (simultaneous) Planning
             v = client.get(f"/v1/games/{gid}", params={"seat": 1}, headers=auth(gid, 1)).json()
