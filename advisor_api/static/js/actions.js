@@ -7,14 +7,12 @@ import { afterChange } from "./game.js";
 import { render } from "./render.js";
 import { app } from "./state.js";
 import { stopSuggest } from "./suggest.js";
-import { message, setUi, showError } from "./ui.js";
+import { beginSend, message, showError } from "./ui.js";
 
 export async function submit(text) {
   const v = app.view;
   if (!v || app.busy) return;
-  app.busy = true;
-  app.sends += 1;
-  setUi("busy");
+  beginSend();
   closeChooser();
   try {
     const res = v.decision.kind === "chance" ? await api.chance(app.id, v.seat, text) : await api.step(app.id, v.seat, text);
@@ -33,9 +31,7 @@ export async function playLine(line) {
   const v = app.view;
   if (!v || app.busy) return;
   const steps = line.move.text.split("; ").filter(Boolean);
-  app.busy = true;
-  app.sends += 1;
-  setUi("busy");
+  beginSend();
   let last = null;
   try {
     for (const t of steps) {
@@ -57,9 +53,7 @@ export async function playLine(line) {
 
 export async function undo() {
   if (!app.id || app.busy) return;
-  app.busy = true;
-  app.sends += 1;
-  setUi("busy");
+  beginSend();
   try {
     const v = await api.undo(app.id, app.viewSeat);
     message("info", "Undone.");

@@ -17,7 +17,7 @@ import { render } from "./render.js";
 import * as S from "./steps.js";
 import { h, rewardText } from "./svg.js";
 import { app } from "./state.js";
-import { errorText, message, setUi } from "./ui.js";
+import { beginSend, errorText, message } from "./ui.js";
 
 const STORE = "mombasa-chance:";
 const KEY_OF = {
@@ -294,9 +294,7 @@ export async function flush() {
   if (app.busy || !isLiveChance(app.view)) return;
   const cat = app.cat;
   let v = app.view;
-  app.busy = true;
-  app.sends += 1;
-  setUi("busy");
+  beginSend();
   let problem = null;
   try {
     while (isLiveChance(v)) {

@@ -114,7 +114,8 @@ export async function afterChange(v) {
   render(v);
 }
 
-/** Re-read the view shown (after an event of the game's stream). */
+/** Re-read the view shown (after an event of the game's stream); false: not shown, to
+ * be read again (live.js). */
 async function refreshView() {
   const id = app.id;
   if (!id || app.gameDeleted) {
@@ -123,17 +124,14 @@ async function refreshView() {
   }
   const sends = app.sends;
   const v = await fetchView(0);
-  if (id !== app.id) return;
-  if (!app.busy && sends === app.sends) {
-    render(v);
-    return;
-  }
+  if (id !== app.id) return true;
   // Read while the page sent a step of its own: the view may be older than that step's
-  // answer, rendered meanwhile, and showing it would take the page back a step. Read
-  // again once the step is answered (the answer may have been an error, the event's
-  // change still unshown).
-  while (app.busy) await new Promise((done) => setTimeout(done, 100));
-  await refreshView();
+  // answer, rendered meanwhile, and showing it would take the page back a step. Not
+  // shown; the stream reads again once the step is answered (the answer may have been
+  // an error, the event's change still unshown).
+  if (app.busy || sends !== app.sends) return false;
+  render(v);
+  return true;
 }
 
 export function schedulePoll() {

@@ -16,7 +16,7 @@ const TURN_ICON = "data:image/svg+xml," + encodeURIComponent(
   + '<circle cx="25" cy="7" r="7" fill="#e0342b" stroke="#fff" stroke-width="1.5"/></svg>');
 
 let stream = null; // {id, ctl}
-let refresh = null; // async (): re-read and render the view
+let refresh = null; // async (): re-read and render the view; false: not shown, read again
 let inflight = false;
 let again = false;
 
@@ -87,7 +87,7 @@ async function changed() {
   }
   inflight = true;
   try {
-    await refresh();
+    if ((await refresh()) === false) again = true; // read again, once the page is not busy
   } catch { /* the next event, or the poll, tries again */ } finally {
     inflight = false;
     if (again) {

@@ -10,6 +10,14 @@ export function setUi(state) {
   document.body.dataset.ui = state;
 }
 
+/** The page sends a step (or undo, or a chance pick) of its own: busy until answered,
+ * and a view read before now is stale (``app.sends``, game.js). */
+export function beginSend() {
+  app.busy = true;
+  app.sends += 1;
+  setUi("busy");
+}
+
 export function message(kind, textOrNode) {
   const box = $("#message");
   if (!textOrNode) {
