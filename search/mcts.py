@@ -173,15 +173,11 @@ class SearchConfig:
             raise ValueError(f"weights: expected evaluator Weights, got {self.weights!r}")
         for name, bound in WEIGHT_BOUNDS.items():
             bound.check(f"weights.{name}", getattr(self.weights, name))
-        if self.tree not in TREES:
-            raise ValueError(f"tree: one of {', '.join(TREES)}, got {self.tree!r}")
-        if self.evaluator not in EVALUATORS:
-            raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, "
-                             f"got {self.evaluator!r}")
-        if self.select not in SELECTS:
-            raise ValueError(f"select: one of {', '.join(SELECTS)}, got {self.select!r}")
-        if self.horizon not in HORIZONS:
-            raise ValueError(f"horizon: one of {', '.join(HORIZONS)}, got {self.horizon!r}")
+        for name, choices in (("tree", TREES), ("evaluator", EVALUATORS),
+                              ("select", SELECTS), ("horizon", HORIZONS)):
+            value = getattr(self, name)
+            if value not in choices:
+                raise ValueError(f"{name}: one of {', '.join(choices)}, got {value!r}")
 
 
 def _add(node: Node, drive: list[float]) -> None:
