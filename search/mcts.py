@@ -152,11 +152,12 @@ class SearchConfig:
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
     book_drive: float = 0.5  # share of the bookkeeping route's bonus steering selection
-    # What UCB exploits: "lead" (the mean money lead over the best opponent) or "win"
-    # (the mean win-probability estimate's lead, in pounds near a level game, so a lead
-    # already safe or already lost counts less; docs/search.md), or "mix" (half of
-    # each: a safe lead still counts for something, a level game is read as "win").
-    select: str = "lead"
+    # What UCB exploits: "mix" (half of each of the two below: a safe lead still counts
+    # for something, a level game is read as "win"; the measured default, docs/search.md),
+    # "lead" (the mean money lead over the best opponent) or "win" (the mean
+    # win-probability estimate's lead, in pounds near a level game, so a lead already
+    # safe or already lost counts less).
+    select: str = "mix"
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -464,13 +465,17 @@ class MCTS:
         half its money, plus its drive; the lead is over the best opponent by those."""
         k = 0.5 * self._win_pounds
         w, m, d = child.w, child.m, child.d
+        if two:  # no list: this runs for every child visited (same sums, same order)
+            o = 1 - player
+            if d is None:
+                return (k * w[player] + 0.5 * m[player]) - (k * w[o] + 0.5 * m[o])
+            return ((k * w[player] + 0.5 * m[player] + d[player])
+                    - (k * w[o] + 0.5 * m[o] + d[o]))
         if d is None:
             pounds = [k * w[i] + 0.5 * m[i] for i in range(len(w))]
         else:
             pounds = [k * w[i] + 0.5 * m[i] + d[i] for i in range(len(w))]
-        own = pounds[player]
-        return own - (pounds[1 - player] if two
-                      else max(x for i, x in enumerate(pounds) if i != player))
+        return pounds[player] - max(x for i, x in enumerate(pounds) if i != player)
 
     def _rollout(self, state: State, horizon: int, rng: random.Random,
                  me: int = -1, mover: int = -1) -> State:
