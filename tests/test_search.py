@@ -195,6 +195,22 @@ def test_select_mix_takes_half_of_each_lead() -> None:
     assert chosen == {"lead": a, "win": b, "mix": c}
 
 
+@pytest.mark.parametrize("drive", [None, [3.0, 7.5]])
+def test_two_player_mixed_lead_is_half_of_each_plus_the_drive(
+        drive: list[float] | None) -> None:
+    """The two-player shortcut of ``select="mix"`` (no list per child) gives each
+    player's half win pounds, half money and drive, and the lead of one over the other."""
+    search = MCTS(SearchConfig(iterations=1, select="mix"))
+    search._win_pounds = 10.0
+    child = Node(2)
+    child.n = child.avail = 4
+    child.w, child.m, child.d = [2.5, 1.5], [480.0, 430.0], drive
+    d = drive or [0.0, 0.0]
+    pounds = [5.0 * child.w[i] + 0.5 * child.m[i] + d[i] for i in range(2)]
+    assert search._mixed_lead(child, 0, True) == pytest.approx(pounds[0] - pounds[1])
+    assert search._mixed_lead(child, 1, True) == pytest.approx(pounds[1] - pounds[0])
+
+
 def test_anytime_callback_stops_and_reports() -> None:
     s = mid_game(2, 6, 2)
     seen = []
