@@ -44,6 +44,7 @@ from engine import (
     sample_chance,
 )
 from search.candidates import best_plan, candidate_steps
+from search.collector import collector_paused
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate, rounds_left
 from search.policy import SOLVED_KINDS, policy_step, step_score
 from search.routes import bookkeeping_drive
@@ -278,15 +279,16 @@ class MCTS:
         # Near a level game a win-chance lead of x is worth x * 2 * scale pounds.
         self._win_pounds = 2.0 * cfg.weights.win_scale * (1.0 + rounds_left(st))
         done = 0
-        while done < limit:
-            if cfg.time is not None and time.perf_counter() >= deadline:
-                break
-            self._iterate(obs, root, me, horizon, rng, root_legal)
-            done += 1
-            if callback is not None and done % cfg.report_every == 0:
-                interim = self._result(me, root, done, time.perf_counter() - start)
-                if callback(interim) is False:
+        with collector_paused():  # the tree is not garbage: no need to scan it again and again
+            while done < limit:
+                if cfg.time is not None and time.perf_counter() >= deadline:
                     break
+                self._iterate(obs, root, me, horizon, rng, root_legal)
+                done += 1
+                if callback is not None and done % cfg.report_every == 0:
+                    interim = self._result(me, root, done, time.perf_counter() - start)
+                    if callback(interim) is False:
+                        break
         return self._result(me, root, done, time.perf_counter() - start)
 
     def first_look(self, obs: Observation) -> Node:
