@@ -29,21 +29,23 @@ def collector_on() -> Iterator[None]:
         gc.disable()
 
 
+@pytest.fixture
+def collector_off() -> Iterator[None]:
+    was = gc.isenabled()
+    gc.disable()
+    yield
+    if was:
+        gc.enable()
+
+
 @pytest.mark.parametrize("players,seed,round_", [(2, 3, 2), (2, 5, 4), (3, 7, 3), (2, 11, 6)])
-def test_a_search_leaves_no_cycles_for_the_collector(players: int, seed: int,
-                                                     round_: int) -> None:
+def test_a_search_leaves_no_cycles_for_the_collector(players: int, seed: int, round_: int,
+                                                     collector_off: None) -> None:
     state = mid_game(players, seed, round_)
     obs = engine.observe(state, state.decision.player)
     gc.collect()
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        MCTS(SearchConfig(iterations=300, seed=seed)).search(obs)
-        unreachable = gc.collect()
-    finally:
-        if was:
-            gc.enable()
-    assert unreachable == 0
+    MCTS(SearchConfig(iterations=300, seed=seed)).search(obs)
+    assert gc.collect() == 0
 
 
 def test_the_collector_is_paused_for_the_search_and_back_on_after(collector_on: None) -> None:
@@ -82,13 +84,7 @@ def test_overlapping_pauses_end_with_the_last(collector_on: None) -> None:
     assert gc.isenabled()
 
 
-def test_a_collector_switched_off_before_stays_off() -> None:
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        with collector_paused():
-            pass
-        assert not gc.isenabled()
-    finally:
-        if was:
-            gc.enable()
+def test_a_collector_switched_off_before_stays_off(collector_off: None) -> None:
+    with collector_paused():
+        pass
+    assert not gc.isenabled()

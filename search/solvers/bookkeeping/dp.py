@@ -5,7 +5,6 @@ can enter the ``k`` best."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from search.solvers.bookkeeping.problem import _BookProblem
@@ -27,13 +26,19 @@ class _Track:
     itself, and it, its memo and every tuple in it would wait for the cyclic garbage
     collector, which a search pauses (``search/collector.py``)."""
 
-    def __init__(self, size: int, any_a_from: list[bool], olds: list[tuple[bool, int]],
-                 space_v: list[int], rw: list[int], a_place: list[bool],
-                 bval: Sequence[int], can_move: bool, letter: Sequence[str],
-                 meet: Sequence[bool]) -> None:
-        self.size, self.any_a_from, self.olds = size, any_a_from, olds
-        self.space_v, self.rw, self.a_place = space_v, rw, a_place
-        self.bval, self.can_move, self.letter, self.meet = bval, can_move, letter, meet
+    def __init__(self, pr: _BookProblem) -> None:
+        w = pr.w
+        self.ahead = ahead = pr.ahead
+        self.size = size = len(ahead)
+        self.space_v = [w.space[kk] for kk in ahead]
+        self.rw = [w.reward[kk] for kk in ahead]
+        self.olds = [pr.old_top(kk) for kk in ahead]
+        self.a_place = a_place = [pr.placeable("A", kk) for kk in ahead]
+        self.any_a_from = any_a_from = [False] * (size + 1)
+        for i in range(size - 1, -1, -1):
+            any_a_from[i] = a_place[i] or any_a_from[i + 1]
+        self.bval, self.can_move, self.letter, self.meet = (w.book_value, w.can_move,
+                                                            pr.letter, w.meet)
         # Of the queue being arranged (set by ``exact``):
         self.queue: list[int] = []
         self.is_a: list[bool] = []
@@ -41,8 +46,7 @@ class _Track:
         self.memo: dict[tuple[int, int, int], tuple[int, Any]] = {}
 
     def exact(self, queue: list[int]) -> tuple[int, list[int]]:
-        """Best track value for these books (placing order) and the index, among the
-        spaces ahead, of each book's space."""
+        """Best track value for these books (placing order) and each book's space."""
         m = len(queue)
         self.queue = queue
         self.is_a = is_a = [self.letter[b] == "A" for b in queue]
@@ -76,7 +80,7 @@ class _Track:
             else:
                 spots = [j for j in range(stop, size) if not is_a[q] or a_place[j]]
                 where[q] = spots[-1]  # beyond the end of the chain
-        return value, where
+        return value, [self.ahead[i] for i in where]
 
     def _feasible(self, i: int, used: int, max_a: int) -> bool:
         max_all = used.bit_length() - 1
@@ -129,17 +133,8 @@ def _solve_books_dp(pr: _BookProblem, k: int) -> list[tuple[int, tuple[int, ...]
     buried under a later book or put beyond the end of the chain. Stops when no
     remaining set's bound can enter the k best."""
     w = pr.w
-    ahead = pr.ahead
-    size = len(ahead)
-    space_v = [w.space[kk] for kk in ahead]
-    rw = [w.reward[kk] for kk in ahead]
-    olds = [pr.old_top(kk) for kk in ahead]
-    a_place = [pr.placeable("A", kk) for kk in ahead]
-    any_a_from = [False] * (size + 1)
-    for i in range(size - 1, -1, -1):
-        any_a_from[i] = a_place[i] or any_a_from[i + 1]
-    track = _Track(size, any_a_from, olds, space_v, rw, a_place, w.book_value,
-                   w.can_move, pr.letter, w.meet)
+    track = _Track(pr)
+    size, space_v, rw, olds = track.size, track.space_v, track.rw, track.olds
     meet, bval, can_move = w.meet, w.book_value, w.can_move
 
     # Every affordable set of books from the display, with an optimistic bound: the
@@ -195,8 +190,7 @@ def _solve_books_dp(pr: _BookProblem, k: int) -> list[tuple[int, tuple[int, ...]
         if len(top) == k and -neg_bound < top[-1][0]:
             break
         queue = list(pr.pre) + [display[d][1] for d in chosen]
-        tv, places = track.exact(queue)
-        where = [ahead[i] for i in places]
+        tv, where = track.exact(queue)
         if tv <= _NEG:
             continue
         cost = sum(display[d][2] for d in chosen)
