@@ -46,7 +46,14 @@ from engine.primitives import (  # noqa: F401 - re-exported (older imports, test
     bits,
     replace_at,
 )
-from engine.rules import apply, decide_as, decision, legal_steps, sample_chance
+from engine.rules import (
+    apply,
+    decide_as,
+    decision,
+    legal_steps,
+    reward_order_asked,
+    sample_chance,
+)
 from engine.steps import Step
 
 
@@ -345,6 +352,19 @@ class State:
         """Shares ``player`` holds in ``company``: the last share icon reached on its
         track plus the share icons on the player's cards."""
         return share_count(self, player, company)
+
+    def reward_order_asked(self, player: int, company: int, pounds: int,
+                           track_steps: int) -> bool:
+        """Whether an expansion's rewards of ``pounds`` and ``track_steps`` on
+        ``company``'s track (totals over the regions entered) ask ``player`` for their
+        order (decision ``reward-order``): only where the steps meet a capital call that
+        the pounds would pay. Planners use it to know that the step comes.
+
+        >>> import engine
+        >>> engine.new_game(players=2, seed=0).reward_order_asked(0, 0, 0, 3)
+        False
+        """
+        return reward_order_asked(self, player, company, pounds, track_steps)
 
 
 _player_values = attrgetter(*PlayerState.FIELDS)

@@ -18,6 +18,7 @@ bookkeeping with up to 2 or the pool as played); ``-m slow`` runs 500 per solver
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 from collections.abc import Callable, Iterator
@@ -184,7 +185,10 @@ def brute_force_expansion(s: State, v: Valuation) -> float:
         else:
             head = (item[0], item[2] if item[0] == "oust" else None)
         pending = tuple(sorted(x[2] for x in t.todo if x[0] == "oust"))
-        return (head, pending, t.owners, t.bases)
+        # The rewards collected so far: after a reward-order decision two orders reach
+        # the same returns with different rewards.
+        p = t.players[player]
+        return (head, pending, t.owners, t.bases, p.cash, p.diamond, p.track, t.pool)
 
     def rec(t: State, adjust: float) -> float:
         d = t.decision
@@ -195,6 +199,8 @@ def brute_force_expansion(s: State, v: Valuation) -> float:
                               _distinct_columns(t, legal_steps(t), company if
                                                 d.kind == "expansion" else t.todo[0][2]))
             return memo[k] + adjust
+        if d.player == player and d.kind == "reward-order":
+            return max(rec(t.apply(st), adjust) for st in legal_steps(t))
         if d.player == player and d.kind == "remove-post":
             st = removal_step(t, v)
             t2 = t.apply(st)
@@ -315,6 +321,48 @@ def _removal_position() -> tuple[State, int]:
         if any(pl.rewards.remove_posts for pl in plans):
             return s2, company
     raise AssertionError("no position with a removal found")
+
+
+def _order_positions(count: int) -> list[tuple[State, int]]:
+    """Expansions whose rewards meet a capital call: the player's marker is put just
+    before the company's first capital call, with 0 or 1 pound in hand."""
+    out: list[tuple[State, int]] = []
+    for s in expansion_positions(60, 1000, 4):
+        player, company = s.todo[0][1], s.todo[0][2]
+        track = s.cat.tracks[s.tracks[company]]
+        calls = [i for i, sp in enumerate(track.spaces) if sp.capital > 0 and i >= 1]
+        if not calls:
+            continue
+        s2 = s.clone()
+        p = s2.player_mut(player)
+        p.track = p.track[:company] + (calls[0] - 1,) + p.track[company + 1:]
+        p.cash = len(out) % 2
+        s2._own = 0
+        out.append((_with_points(s2, 5), company))
+        if len(out) == count:
+            break
+    return out
+
+
+def test_expansion_reward_order_is_the_better_one() -> None:
+    """Rulebook: the rewards of the regions entered are taken in any order; the engine
+    asks (``reward-order``) where the track steps meet a capital call the pounds would
+    pay (docs/rules.md). The solver takes the better order, and its plans say it:
+    the track steps first when the call is not worth its pounds, the pounds first
+    when the track is worth more. Both methods agree, and the best plan is worth what
+    every sequence of engine steps (both orders included) can reach."""
+    orders: set[int] = set()
+    for s, company in _order_positions(6):
+        base = default_valuation(s)
+        for v in (base, dataclasses.replace(base, track=(9.0,) * 4)):
+            ref = best_expansions(s, company, k=3, valuation=v, method="cpsat")
+            fast = best_expansions(s, company, k=3, valuation=v, method="dp")
+            assert [p.value for p in fast] == [p.value for p in ref]
+            assert abs(ref[0].value - brute_force_expansion(s, v)) < TOL
+            for plan in (*ref, *fast):
+                _check_expansion_plan(s, plan)
+                orders.update(st.a for st in plan.steps if st.kind == "reward-order")
+    assert orders == {0, 1}
 
 
 def test_expansion_with_a_removed_post() -> None:

@@ -45,7 +45,7 @@ from engine.rules import (
     setup_and_rounds,
 )
 from engine.rules.common import _new
-from engine.rules.expansion import entry_costs
+from engine.rules.expansion import entry_costs, reward_order_asked
 from engine.rules.setup_and_rounds import ROUNDS, book_candidates, stack_layer
 from engine.steps import Step
 
@@ -55,7 +55,7 @@ if TYPE_CHECKING:
 __all__ = [
     "CHANCE_EVENTS", "CHANCE_OPS", "OP_KINDS", "ROUNDS", "IllegalStep", "apply",
     "apply_unchecked", "chance_outcomes", "decide_as", "decision", "entry_costs", "legal_steps",
-    "random_step", "run_automatic", "sample_chance",
+    "random_step", "reward_order_asked", "run_automatic", "sample_chance",
 ]
 
 # Chance operation -> the kind of the chance step it deals.

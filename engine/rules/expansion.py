@@ -152,11 +152,19 @@ def _walk_end(s: State, player: int, company: int, steps: int, cash: int) -> int
 
 
 def _order_matters(s: State, player: int, company: int, total: Reward) -> bool:
-    if not (total.pounds and total.track_steps):
+    return reward_order_asked(s, player, company, total.pounds, total.track_steps)
+
+
+def reward_order_asked(s: State, player: int, company: int, pounds: int,
+                       track_steps: int) -> bool:
+    """Whether collecting an expansion's rewards (``pounds`` and ``track_steps`` on
+    ``company``'s track, in total over the regions entered) asks ``player`` for their
+    order (``State.reward_order_asked``)."""
+    if not (pounds and track_steps):
         return False
     cash = s.players[player].cash
-    return (_walk_end(s, player, company, total.track_steps, cash)
-            != _walk_end(s, player, company, total.track_steps, cash + total.pounds))
+    return (_walk_end(s, player, company, track_steps, cash)
+            != _walk_end(s, player, company, track_steps, cash + pounds))
 
 
 def _legal_order(s: State, item: Item) -> list[Step]:

@@ -222,23 +222,32 @@ class Rewards:
 
 
 def simulate_rewards(cat: Catalogue, track: Track, p: PlayerState, company: int,
-                     pounds: int, diamonds: int, bookkeeping: int, steps: int) -> Rewards:
+                     pounds: int, diamonds: int, bookkeeping: int, steps: int,
+                     track_first: bool = False) -> Rewards:
     """Exactly what the engine's ``_reward`` + ``_track_step`` do with a reward of
     ``pounds``, ``diamonds``, ``bookkeeping`` points and ``steps`` on ``company``'s
     ``track``: pounds first, diamonds (2 pounds per step beyond the last space), the
     pool, then one track step at a time (a capital call the player cannot pay stops the
-    movement; special spaces pay at once; beyond the end each step pays end pounds)."""
-    cash = p.cash + pounds
+    movement; special spaces pay at once; beyond the end each step pays end pounds).
+    With ``track_first`` (``reward-order track``) the steps come before the rest."""
+    cash = p.cash
     dia = p.diamond
     dlast = len(cat.diamond_values) - 1
     dend = cat.diamond_end_pounds
     pool = bookkeeping
     removes = 0
-    for _ in range(diamonds):
-        if dia >= dlast:
-            cash += dend
-        else:
-            dia += 1
+
+    def collect() -> None:
+        nonlocal cash, dia
+        cash += pounds
+        for _ in range(diamonds):
+            if dia >= dlast:
+                cash += dend
+            else:
+                dia += 1
+
+    if not track_first:
+        collect()
     pos = p.track[company]
     last = track.last
     spaces = track.spaces
@@ -261,6 +270,8 @@ def simulate_rewards(cat: Catalogue, track: Track, p: PlayerState, company: int,
                 dia += 1
         pool += sp.bookkeeping
         removes += sp.remove_posts
+    if track_first:
+        collect()
     return Rewards(cash - p.cash, dia - p.diamond, pos - p.track[company], pool, removes)
 
 

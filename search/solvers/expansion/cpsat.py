@@ -126,6 +126,21 @@ def _solve_cpsat(pr: _Problem, k: int) -> list[_Result]:
         c_var = model.new_int_var(0, rew.cmax, "C")
         model.add(c_var == c_expr)
     r_var = model.new_int_var(min(min(g) for g in rew.g), max(max(g) for g in rew.g), "R")
+    asked = None
+    if rew.order_p is not None and rew.order_t is not None:
+        # The engine asks for the order of the rewards exactly when P >= order_p and
+        # T >= order_t; then the better order counts. Both are fixed by the set (fully
+        # reified), so the k best never offer one set twice under its two orders.
+        enough_pounds = model.new_bool_var("enough_pounds")
+        model.add(p_expr >= rew.order_p).only_enforce_if(enough_pounds)
+        model.add(p_expr <= rew.order_p - 1).only_enforce_if(enough_pounds.Not())
+        enough_steps = model.new_bool_var("enough_steps")
+        model.add(t_var >= rew.order_t).only_enforce_if(enough_steps)
+        model.add(t_var <= rew.order_t - 1).only_enforce_if(enough_steps.Not())
+        asked = model.new_bool_var("order_asked")
+        model.add_bool_and([enough_pounds, enough_steps]).only_enforce_if(asked)
+        model.add_bool_or([enough_pounds.Not(), enough_steps.Not()]).only_enforce_if(
+            asked.Not())
     for v, g in enumerate(rew.g):
         if c_var is None:
             steps: Any = t_var
@@ -134,11 +149,23 @@ def _solve_cpsat(pr: _Problem, k: int) -> list[_Result]:
             model.add_element(c_var, rew.B[v], b_var)
             steps = model.new_int_var(0, rew.tmax, f"s{v}")
             model.add_min_equality(steps, [t_var, b_var])
+        gv = model.new_int_var(min(g), max(g), f"g{v}")
+        model.add_element(steps, g, gv)
+        if asked is not None:
+            # reward-order track: the walk with the cash in hand only.
+            cash_steps = model.new_int_var(0, rew.tmax, f"st{v}")
+            model.add_min_equality(cash_steps, [t_var, rew.B[v][0]])
+            g_track = model.new_int_var(min(g), max(g), f"gt{v}")
+            model.add_element(cash_steps, g, g_track)
+            better = model.new_int_var(min(g), max(g), f"gb{v}")
+            model.add_max_equality(better, [gv, g_track])
+            counted = model.new_int_var(min(g), max(g), f"gc{v}")
+            model.add(counted == better).only_enforce_if(asked)
+            model.add(counted == gv).only_enforce_if(asked.Not())
+            gv = counted
         if variants == 1:
-            model.add_element(steps, g, r_var)
+            model.add(r_var == gv)
         else:
-            gv = model.new_int_var(min(g), max(g), f"g{v}")
-            model.add_element(steps, g, gv)
             model.add(r_var == gv).only_enforce_if(_is_value(model, v_var, v))
     objective.append(r_var)
     obj = sum(objective)

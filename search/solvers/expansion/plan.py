@@ -29,8 +29,10 @@ class ExpansionPlan:
 
     * ``steps``: ``expand <company>`` (when solved at an action decision), the
       ``enter`` steps, ``stop`` when points remain and something is still enterable,
-      ``remove-post`` when a track space reached pays one, then the ``return`` steps of
-      the ousted posts in the order they were ousted;
+      ``reward-order pounds|track`` where the engine asks for the order of the rewards
+      (the better one; pounds on a tie), ``remove-post`` when a track space reached
+      pays one, then the ``return`` steps of the ousted posts in the order they were
+      ousted;
     * ``regions`` / ``columns``: entered regions in entry order and the base column
       (0-based) each post comes from; ``returns``: (company, column) per ousted post in
       order, column -1 when the post leaves the game; ``removals``: (company, column);
@@ -132,9 +134,12 @@ def _assemble(pr: _Problem, regions_set: Sequence[int], combo: Combo, value: int
         if enterable:
             steps.append(Step("stop"))
     pp, dd, bb, tt, ousted_counts = pr.set_totals(order)
+    track_first = pr.rewards.track_first(pp, dd, tt)
+    if pr.s.reward_order_asked(pr.player, company, pp, tt):
+        steps.append(Step("reward-order", 1 if track_first else 0))
     p = pr.s.players[pr.player]
     track = cat.tracks[pr.s.tracks[company]]
-    rewards = simulate_rewards(cat, track, p, company, pp, dd, bb, tt)
+    rewards = simulate_rewards(cat, track, p, company, pp, dd, bb, tt, track_first)
     bases = [list(cols) for cols in pr.s.bases]
     bases[company] = base
     ousted = list(pr.prev_ousted) + [pr.owner_of[r] for r in order if pr.owner_of[r] >= 0]

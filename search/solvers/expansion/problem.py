@@ -68,10 +68,19 @@ class _RewardModel:
     steps the cash allows. They depend on the diamond position only through whether a
     diamond paid by a special space passes the end: the variant ``v`` is 0 for every
     ``dclip <= lo`` and ``dclip - lo`` above. Everything is exact; the CP-SAT model uses
-    the same tables through ``element`` constraints."""
+    the same tables through ``element`` constraints.
+
+    Where the engine asks for the order of the rewards (``reward-order``: the track
+    steps meet a capital call that the regions' pounds would pay), the player may take
+    the track steps first instead: the marker walks with the cash in hand only, so it
+    takes ``min(T, B_v[0])`` steps, and everything else is collected after. The diamond
+    total is the same in either order, so that value is ``g_v[min(T, B_v[0])]`` in the
+    formula above, and the model takes the better order. The engine asks exactly when
+    ``P >= order_p`` and ``T >= order_t`` (its test compares the walk with and without
+    the pounds, and both walks only grow with more steps or more cash)."""
 
     __slots__ = ("wP", "wD", "droom", "dend", "lo", "g", "B", "cash_free", "dmax", "pmax",
-                 "tmax", "cmax", "pd")
+                 "tmax", "cmax", "pd", "pd_pounds_first", "order_p", "order_t")
 
     def __init__(self, s: State, player: int, company: int, w: ScaledValuation,
                  pmax: int, dmax: int, tmax: int) -> None:
@@ -101,9 +110,12 @@ class _RewardModel:
             else:
                 self.B.append([_walk(cat, track, p, company, w, p.cash + c, dpos, tmax)[1]
                                for c in range(cmax + 1)])
-        # value(P, D, T) = base(P, D) + row(P, D)[T], rows shared by (variant, cash).
-        rows: dict[tuple[int, int], list[int]] = {}
+        self.order_p, self.order_t = self._order_asked(s, player, company)
+        # value(P, D, T) = base(P, D) + row(P, D)[T], rows shared by (variant, cash,
+        # whether the order can be asked).
+        rows: dict[tuple[int, int, bool], list[int]] = {}
         self.pd: list[tuple[int, list[int]]] = []
+        self.pd_pounds_first: list[tuple[int, list[int]]] = []
         for pp in range(pmax + 1):
             for dd in range(dmax + 1):
                 if dd > droom:
@@ -111,7 +123,8 @@ class _RewardModel:
                 else:
                     c, dclip = pp, dd
                 v = dclip - lo if dclip > lo else 0
-                key = (v, 0 if self.cash_free else c)
+                asked = self.order_p is not None and pp >= self.order_p
+                key = (v, 0 if self.cash_free else c, False)
                 row = rows.get(key)
                 if row is None:
                     gv = self.g[v]
@@ -121,11 +134,41 @@ class _RewardModel:
                         b = self.B[v][c]
                         row = [gv[t if t < b else b] for t in range(tmax + 1)]
                     rows[key] = row
-                self.pd.append((self.wP * c + self.wD * dclip, row))
+                base = self.wP * c + self.wD * dclip
+                self.pd_pounds_first.append((base, row))
+                if asked:
+                    chosen = rows.get((v, c, True))
+                    if chosen is None:
+                        gv, b0, t0 = self.g[v], self.B[v][0], self.order_t
+                        assert t0 is not None
+                        chosen = [max(x, gv[t if t < b0 else b0]) if t >= t0 else x
+                                  for t, x in enumerate(row)]
+                        rows[(v, c, True)] = chosen
+                    row = chosen
+                self.pd.append((base, row))
+
+    def _order_asked(self, s: State, player: int, company: int) -> tuple[int | None, int | None]:
+        """The least regions' pounds and track steps with which the engine asks for the
+        order of the rewards, or (None, None) when it never does here."""
+        if self.cash_free or self.pmax == 0 or self.tmax == 0:
+            return None, None
+        t0 = next((t for t in range(1, self.tmax + 1)
+                   if s.reward_order_asked(player, company, self.pmax, t)), None)
+        if t0 is None:
+            return None, None
+        p0 = next(pp for pp in range(1, self.pmax + 1)
+                  if s.reward_order_asked(player, company, pp, self.tmax))
+        return p0, t0
 
     def value(self, pp: int, dd: int, tt: int) -> int:
         base, row = self.pd[pp * (self.dmax + 1) + dd]
         return base + row[tt]
+
+    def track_first(self, pp: int, dd: int, tt: int) -> bool:
+        """Whether these totals are worth more with the track steps taken first (the
+        engine asks, and that order is strictly better; a tie keeps the pounds first)."""
+        base, row = self.pd_pounds_first[pp * (self.dmax + 1) + dd]
+        return self.value(pp, dd, tt) > base + row[tt]
 
 
 def _walk(cat: Catalogue, track: Any, p: Any, company: int, w: ScaledValuation, cash: int,
