@@ -128,7 +128,7 @@ def _resolve_expansion(s: State, item: Item) -> None:
         track_company=company,
     )
     returns = tuple(("oust", player, o) for o in ousted)
-    if _order_matters(s, player, company, total):
+    if reward_order_asked(s, player, company, total.pounds, total.track_steps):
         replace_top(s, (("order", player, company, total.pounds, total.diamonds,
                          total.bookkeeping, total.track_steps),) + returns)
         return
@@ -149,10 +149,6 @@ def _walk_end(s: State, player: int, company: int, steps: int, cash: int) -> int
         cash += space.special.pounds - space.capital
         pos += 1
     return pos
-
-
-def _order_matters(s: State, player: int, company: int, total: Reward) -> bool:
-    return reward_order_asked(s, player, company, total.pounds, total.track_steps)
 
 
 def reward_order_asked(s: State, player: int, company: int, pounds: int,

@@ -135,7 +135,8 @@ class _RewardModel:
                         row = [gv[t if t < b else b] for t in range(tmax + 1)]
                     rows[key] = row
                 base = self.wP * c + self.wD * dclip
-                self.pd_pounds_first.append((base, row))
+                if self.order_p is not None:  # only then can the other order count
+                    self.pd_pounds_first.append((base, row))
                 if asked:
                     chosen = rows.get((v, c, True))
                     if chosen is None:
@@ -167,6 +168,8 @@ class _RewardModel:
     def track_first(self, pp: int, dd: int, tt: int) -> bool:
         """Whether these totals are worth more with the track steps taken first (the
         engine asks, and that order is strictly better; a tie keeps the pounds first)."""
+        if self.order_p is None:
+            return False
         base, row = self.pd_pounds_first[pp * (self.dmax + 1) + dd]
         return self.value(pp, dd, tt) > base + row[tt]
 
