@@ -31,6 +31,13 @@ Measurements on the shipped search settings (``SearchConfig`` defaults):
   ratio and the iterations per second. A ratio below ``factor`` means the longer search
   pays more per iteration (deeper trees, the fixed first look), so a time series gives
   the larger budget less than the iteration match of the same budgets.
+* ``collector``: what pausing Python's cyclic garbage collector during a search
+  (``search.collector``) buys in a game, where the heap holds more than one search's
+  tree (the engine's and solvers' caches, the kept subtree): MCTS self-play at
+  ``t`` seconds a decision, the pause on for every other search and off for the rest;
+  the report gives, for each half, the searches, their mean iterations per second,
+  the seconds spent in collections per second of search, and the collections by
+  generation.
 * ``perfect``: the information-set search against the same search given the true state
   (every determinization is the real position: the others' plans and tiles and the
   coming draws are known). A diagnostic upper bound on what hidden information costs;
@@ -43,16 +50,20 @@ Measurements on the shipped search settings (``SearchConfig`` defaults):
     python -m benchmarks.diagnose_search spread --positions 40
     python -m benchmarks.diagnose_search optimism --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search budget --positions 40 --seconds 0.15
+    python -m benchmarks.diagnose_search collector --games 2 --seconds 0.25
     python -m benchmarks.diagnose_search perfect --games 40 --iterations 400
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
+import gc
 import pstats
 import random
 import statistics
+import time
 from dataclasses import replace
 
 import search.bots as bots_module
@@ -69,6 +80,7 @@ from engine import (
 )
 from search.bot_specs import make_bot
 from search.bots import MCTSBot
+from search.collector import collector_paused
 from search.mcts import MCTS, SearchConfig
 
 
@@ -358,10 +370,70 @@ def perfect(games: int, iterations: int, seed: int = 77) -> dict[str, float]:
     return {"games": games, "perfect_information_wins": wins, "share": wins / games}
 
 
+def collector(games: int, seconds: float, seed: int = 500) -> list[dict[str, float]]:
+    """Self-play at ``seconds`` a decision with the collector paused in every other
+    search: per half, iterations per second and the share of search time spent in
+    collections (timed by ``gc.callbacks``)."""
+    spent = [0.0]
+    counts = [0, 0, 0]
+    began = [0.0]
+
+    def timer(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            spent[0] += time.perf_counter() - began[0]
+            counts[info["generation"]] += 1
+
+    rows: dict[bool, list[tuple[int, float, float, list[int]]]] = {True: [], False: []}
+    plain_search = MCTS.search
+    turn = [0]
+
+    def search(self: MCTS, obs: Observation, callback: mcts_module.Callback | None = None,
+               root: mcts_module.Node | None = None) -> mcts_module.SearchResult:
+        paused = turn[0] % 2 == 0
+        turn[0] += 1
+        pause = collector_paused if paused else contextlib.nullcontext
+        mcts_module.collector_paused = pause  # type: ignore[assignment]
+        spent0, counts0 = spent[0], list(counts)
+        result = plain_search(self, obs, callback, root)
+        rows[paused].append((result.iterations, result.elapsed, spent[0] - spent0,
+                             [a - b for a, b in zip(counts, counts0, strict=True)]))
+        return result
+
+    gc.callbacks.append(timer)
+    MCTS.search = search  # type: ignore[method-assign]
+    try:
+        for g in range(games):
+            bots = [make_bot(f"mcts:time={seconds}", seed=g * 2 + i) for i in range(2)]
+            s = new_game(players=2, seed=seed + g)
+            while not s.is_over():
+                d = s.decision
+                if d.kind == "chance":
+                    s = s.apply(s.sample_chance())
+                    continue
+                s = apply_move(s, bots[d.player].choose(observe(s, d.player)))
+    finally:
+        MCTS.search = plain_search  # type: ignore[method-assign]
+        mcts_module.collector_paused = collector_paused  # type: ignore[assignment]
+        gc.callbacks.remove(timer)
+    out = []
+    for paused in (True, False):
+        r = rows[paused]
+        elapsed = sum(x[1] for x in r)
+        out.append({
+            "paused": paused, "searches": len(r),
+            "iterations_per_second": sum(x[0] for x in r) / elapsed,
+            "collection_seconds_per_search_second": sum(x[2] for x in r) / elapsed,
+            **{f"generation_{k}": sum(x[3][k] for x in r) for k in range(3)},
+        })
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=("agreement", "profile", "reach", "firstlook", "spread",
-                                     "optimism", "budget", "perfect"))
+                                     "optimism", "budget", "collector", "perfect"))
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--games", type=int, default=40)
@@ -384,6 +456,9 @@ def main() -> None:
             print(row)
     elif args.what == "budget":
         print(budget(args.positions, args.seconds))
+    elif args.what == "collector":
+        for row in collector(args.games, args.seconds):
+            print(row)
     else:
         print(perfect(args.games, args.iterations))
 

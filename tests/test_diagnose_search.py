@@ -3,16 +3,19 @@ more thinking did not play better"), at tiny budgets."""
 
 from __future__ import annotations
 
+import gc
 import random
 from dataclasses import replace
 
 import pytest
 
 import engine
+import search.collector
 import search.mcts as mcts_module
 from benchmarks.diagnose_search import (
     ReachCountingMCTS,
     budget,
+    collector,
     first_look_pick,
     first_look_spread,
     firstlook,
@@ -68,6 +71,21 @@ def test_budget_reports_both_searches_iterations_and_their_ratio() -> None:
     assert 0 < row["short_iterations"] < row["long_iterations"]
     assert row["ratio"] == pytest.approx(row["long_iterations"] / row["short_iterations"])
     assert row["short_per_second"] > 0 and row["long_per_second"] > 0
+
+
+def test_collector_alternates_the_pause_and_puts_everything_back() -> None:
+    callbacks = list(gc.callbacks)
+    plain = MCTS.search
+    paused, unpaused = collector(games=1, seconds=0.01)
+    assert paused["paused"] is True and unpaused["paused"] is False
+    assert abs(paused["searches"] - unpaused["searches"]) <= 1 and unpaused["searches"] > 10
+    for row in (paused, unpaused):
+        assert row["iterations_per_second"] > 0
+        assert 0.0 <= row["collection_seconds_per_search_second"] < 1.0
+    assert unpaused["generation_0"] > 0  # the collector ran during the unpaused searches
+    assert MCTS.search is plain
+    assert mcts_module.collector_paused is search.collector.collector_paused
+    assert gc.callbacks == callbacks and gc.isenabled()
 
 
 def test_optimism_reports_the_picks_rating_over_the_first_look_per_budget() -> None:
