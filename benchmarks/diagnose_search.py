@@ -78,6 +78,7 @@ from engine import (
     observe,
     winners,
 )
+from search.arena import play_game
 from search.bot_specs import make_bot
 from search.bots import MCTSBot
 from search.collector import collector_paused
@@ -404,15 +405,9 @@ def collector(games: int, seconds: float, seed: int = 500) -> list[dict[str, flo
     gc.callbacks.append(timer)
     MCTS.search = search  # type: ignore[method-assign]
     try:
+        spec = f"mcts:time={seconds}"
         for g in range(games):
-            bots = [make_bot(f"mcts:time={seconds}", seed=g * 2 + i) for i in range(2)]
-            s = new_game(players=2, seed=seed + g)
-            while not s.is_over():
-                d = s.decision
-                if d.kind == "chance":
-                    s = s.apply(s.sample_chance())
-                    continue
-                s = apply_move(s, bots[d.player].choose(observe(s, d.player)))
+            play_game([spec, spec], index=g, seed=seed)  # the arena's own game loop
     finally:
         MCTS.search = plain_search  # type: ignore[method-assign]
         mcts_module.collector_paused = collector_paused  # type: ignore[assignment]
