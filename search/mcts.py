@@ -46,7 +46,7 @@ from engine import (
 from search.candidates import best_plan, candidate_steps
 from search.collector import collector_paused
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate, rounds_left
-from search.policy import SOLVED_KINDS, policy_step, step_score
+from search.policy import SOLVED_KINDS, plan_step, policy_step, step_score
 from search.routes import bookkeeping_drive
 
 HORIZONS = ("turn", "move", "cycle", "round", "game")
@@ -374,7 +374,9 @@ class MCTS:
             else:
                 legal = legal_steps(state)
                 if d.hidden and player != me:
-                    state = apply_unchecked(state, policy_step(state, rng, legal))
+                    hidden = (plan_step(state, rng, legal) if d.kind == "plan"
+                              else policy_step(state, rng, legal))
+                    state = apply_unchecked(state, hidden)
                     continue
                 if player != me and cfg.tree == "move":
                     break
@@ -492,7 +494,9 @@ class MCTS:
                 d = decision(state)
                 if d.kind == "action" and d.player == me and steps:
                     break
-                state = apply_unchecked(state, policy_step(state, rng, noise=noise))
+                step = (plan_step(state, rng) if d.kind == "plan"
+                        else policy_step(state, rng, noise=noise))
+                state = apply_unchecked(state, step)
                 steps += 1
             return state
         if self.config.horizon in ("turn", "move"):
@@ -520,6 +524,9 @@ class MCTS:
                     else:
                         plan = best_plan(state, legal)
                         step, plan = plan[0], plan[1:]
+                elif d.kind == "plan":
+                    plan = ()
+                    step = plan_step(state, rng)
                 else:
                     plan = ()
                     step = policy_step(state, rng, noise=noise)
@@ -527,7 +534,9 @@ class MCTS:
                 steps += 1
             return state
         while not _past_horizon(state, horizon) and steps < limit:
-            state = apply_unchecked(state, policy_step(state, rng))
+            step = (plan_step(state, rng) if decision(state).kind == "plan"
+                    else policy_step(state, rng))
+            state = apply_unchecked(state, step)
             steps += 1
         return state
 
