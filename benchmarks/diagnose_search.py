@@ -38,6 +38,12 @@ Measurements on the shipped search settings (``SearchConfig`` defaults):
   the report gives, for each half, the searches, their mean iterations per second,
   the seconds spent in collections per second of search, and the collections by
   generation.
+* ``plans``: how many cards a plan holds. In games between two bots of ``spec``, at
+  each player's first Planning step of a round: the free slots, the cards the bot's own
+  plan placed, and the mean cards placed from the same state by the two models the
+  search could picture a hidden plan with (``policy_step`` at its default noise, and
+  ``plan_step``; 20 samples each). A model that places fewer cards than players do
+  pictures the other's plan weaker than it is.
 * ``perfect``: the information-set search against the same search given the true state
   (every determinization is the real position: the others' plans and tiles and the
   coming draws are known). A diagnostic upper bound on what hidden information costs;
@@ -51,6 +57,7 @@ Measurements on the shipped search settings (``SearchConfig`` defaults):
     python -m benchmarks.diagnose_search optimism --positions 40 --iterations 1000
     python -m benchmarks.diagnose_search budget --positions 40 --seconds 0.15
     python -m benchmarks.diagnose_search collector --games 2 --seconds 0.25
+    python -m benchmarks.diagnose_search plans --games 3 --spec greedy:eval=learned
     python -m benchmarks.diagnose_search perfect --games 40 --iterations 400
 """
 
@@ -83,6 +90,7 @@ from search.bot_specs import make_bot
 from search.bots import MCTSBot
 from search.collector import collector_paused
 from search.mcts import MCTS, SearchConfig
+from search.policy import plan_step, policy_step
 
 
 def sample_positions(count: int, seed: int = 100) -> list[Observation]:
@@ -425,14 +433,51 @@ def collector(games: int, seconds: float, seed: int = 500) -> list[dict[str, flo
     return out
 
 
+def plans(games: int, spec: str, samples: int = 20, seed: int = 100) -> dict[str, float]:
+    """Cards placed a player-round by ``spec`` and, from the same states, by the two plan
+    models (means over the player-rounds of ``games`` two-player games)."""
+    # policy_step at its default noise: how the search made hidden plans until
+    # 2026-12-05 (docs/search.md, "How the search pictures a plan").
+    models = {"policy_step": policy_step, "plan_step": plan_step}
+    totals = {"free_slots": 0.0, "bot": 0.0, **{name: 0.0 for name in models}}
+    rounds = 0
+    for g in range(games):
+        s = new_game(players=2, seed=seed + g)
+        bots = [make_bot(spec, seed=seed + 2 * g + i) for i in range(2)]
+        planned: set[tuple[int, int]] = set()
+        while not s.is_over():
+            d = s.decision
+            if d.kind == "chance":
+                s = s.apply(s.sample_chance())
+                continue
+            if d.kind == "plan" and (s.round, d.player) not in planned:
+                planned.add((s.round, d.player))
+                rounds += 1
+                totals["free_slots"] += len({st.b for st in s.legal_steps() if st.kind == "plan"})
+                for name, model in models.items():
+                    rng = random.Random(seed + rounds)
+                    for _ in range(samples):
+                        t = s
+                        while t.decision.kind == "plan" and t.decision.player == d.player:
+                            step = model(t, rng)
+                            totals[name] += (step.kind == "plan") / samples
+                            t = t.apply(step)
+            move = bots[d.player].choose(observe(s, d.player))
+            if d.kind == "plan":
+                totals["bot"] += sum(st.kind == "plan" for st in move.steps)
+            s = apply_move(s, move)
+    return {"player_rounds": rounds, **{k: v / max(rounds, 1) for k, v in totals.items()}}
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("what", choices=("agreement", "profile", "reach", "firstlook", "spread",
-                                     "optimism", "budget", "collector", "perfect"))
+                                     "optimism", "budget", "collector", "plans", "perfect"))
     ap.add_argument("--positions", type=int, default=60)
     ap.add_argument("--iterations", type=int, default=400)
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--seconds", type=float, default=0.15)
+    ap.add_argument("--spec", default="greedy:eval=learned")
     args = ap.parse_args()
     if args.what == "agreement":
         print(agreement(args.positions, args.iterations))
@@ -454,6 +499,8 @@ def main() -> None:
     elif args.what == "collector":
         for row in collector(args.games, args.seconds):
             print(row)
+    elif args.what == "plans":
+        print(plans(args.games, args.spec))
     else:
         print(perfect(args.games, args.iterations))
 

@@ -20,6 +20,7 @@ from benchmarks.diagnose_search import (
     first_look_spread,
     firstlook,
     optimism,
+    plans,
     reach,
 )
 from search.mcts import MCTS, SearchConfig
@@ -137,3 +138,14 @@ def test_spread_sees_the_hidden_plans_and_nothing_once_they_are_fixed(
     fixed = first_look_spread(obs_list, 4)
     assert fixed["mean_sd_of_first_look_lead"] == 0.0
     assert fixed["share_off_most_common_pick"] == 0.0
+
+
+def test_plans_counts_the_cards_each_plan_model_places() -> None:
+    """``plans`` counts, per player-round, the free slots and the cards placed by the
+    bots and by the two plan models; the model the search uses now places about as
+    many as the greedy bot, ``policy_step`` clearly fewer (it skips slots)."""
+    out = plans(1, "greedy:eval=learned", samples=5)
+    assert out["player_rounds"] == 14  # two players, seven rounds
+    assert out["bot"] <= out["free_slots"]
+    assert out["plan_step"] <= out["free_slots"]
+    assert out["policy_step"] < out["plan_step"] - 0.5
