@@ -91,9 +91,10 @@ def step_score(s: State, step: Step) -> float:
 
 
 # In a plan as the search pictures it, the chance of stopping before the slots are
-# full, per card: bots of the search fill about 81% of their free slots (2.96 cards of
-# 3.64 slots a round, MCTS at 500 iterations; the greedy bot 2.67), and this stop
-# gives about 3.0 (docs/search.md, "How the search pictures a plan").
+# full, per card: the bots fill 73-85% of their free slots (3.04 cards of 3.57 slots a
+# round, MCTS at 500 iterations; the greedy bot 2.61 of 3.56), and this stop gives
+# 2.95 (`python -m benchmarks.diagnose_search plans`; docs/search.md, "How the search
+# pictures a plan").
 HOLD_BACK = 0.08
 
 
