@@ -46,7 +46,7 @@ from engine import (
 from search.candidates import best_plan, candidate_steps
 from search.collector import collector_paused
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate, rounds_left
-from search.policy import SOLVED_KINDS, plan_step, policy_step, step_score
+from search.policy import SOLVED_KINDS, rollout_step, step_score
 from search.routes import bookkeeping_drive
 
 HORIZONS = ("turn", "move", "cycle", "round", "game")
@@ -374,9 +374,7 @@ class MCTS:
             else:
                 legal = legal_steps(state)
                 if d.hidden and player != me:
-                    hidden = (plan_step(state, rng, legal) if d.kind == "plan"
-                              else policy_step(state, rng, legal))
-                    state = apply_unchecked(state, hidden)
+                    state = apply_unchecked(state, rollout_step(state, rng, legal))
                     continue
                 if player != me and cfg.tree == "move":
                     break
@@ -494,9 +492,7 @@ class MCTS:
                 d = decision(state)
                 if d.kind == "action" and d.player == me and steps:
                     break
-                step = (plan_step(state, rng) if d.kind == "plan"
-                        else policy_step(state, rng, noise=noise))
-                state = apply_unchecked(state, step)
+                state = apply_unchecked(state, rollout_step(state, rng, noise=noise))
                 steps += 1
             return state
         if self.config.horizon in ("turn", "move"):
@@ -524,19 +520,14 @@ class MCTS:
                     else:
                         plan = best_plan(state, legal)
                         step, plan = plan[0], plan[1:]
-                elif d.kind == "plan":
-                    plan = ()
-                    step = plan_step(state, rng)
                 else:
                     plan = ()
-                    step = policy_step(state, rng, noise=noise)
+                    step = rollout_step(state, rng, noise=noise)
                 state = apply_unchecked(state, step)
                 steps += 1
             return state
         while not _past_horizon(state, horizon) and steps < limit:
-            step = (plan_step(state, rng) if decision(state).kind == "plan"
-                    else policy_step(state, rng))
-            state = apply_unchecked(state, step)
+            state = apply_unchecked(state, rollout_step(state, rng))
             steps += 1
         return state
 

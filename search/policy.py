@@ -125,6 +125,27 @@ def plan_step(s: State, rng: random.Random, legal: list[Step] | None = None) -> 
     return rng.choice([st for st in plans if st.b == leftmost])
 
 
+def rollout_step(s: State, rng: random.Random, legal: list[Step] | None = None,
+                 noise: float = 1.5) -> Step:
+    """The step the search's model of play makes where it does not search: a Planning
+    step by :func:`plan_step`, any other step by :func:`policy_step` (with ``noise``).
+
+    The one place that rule lives: the search makes hidden plans and plays its
+    rollouts with it.
+
+    >>> import engine, random
+    >>> s = engine.new_game(players=2, seed=0)
+    >>> while s.decision.kind != "plan":
+    ...     s = s.apply(rollout_step(s, random.Random(0)) if s.decision.kind != "chance"
+    ...                 else s.sample_chance())
+    >>> rollout_step(s, random.Random(1)) == plan_step(s, random.Random(1))
+    True
+    """
+    if s.decision.kind == "plan":
+        return plan_step(s, rng, legal)
+    return policy_step(s, rng, legal, noise=noise)
+
+
 def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None,
                 noise: float = 1.5, solvers: bool = False) -> Step:
     """A step chosen by the heuristic (softly: random among the better ones)."""

@@ -13,7 +13,7 @@ from functools import partial
 import pytest
 
 import engine
-import search.mcts as mcts_module
+import search.policy as policy_module
 from search.mcts import MCTS, SearchConfig
 from search.policy import HOLD_BACK, plan_step, policy_step
 
@@ -83,7 +83,7 @@ def test_search_makes_the_hidden_plan_with_plan_step(monkeypatch: pytest.MonkeyP
     me = s.decision.player
     made: list[tuple[int, str]] = []
     policy_kinds: list[tuple[int, str]] = []
-    real_plan, real_policy = mcts_module.plan_step, mcts_module.policy_step
+    real_plan, real_policy = policy_module.plan_step, policy_module.policy_step
 
     def spy_plan(state, rng, legal=None):  # type: ignore[no-untyped-def]
         made.append((state.decision.player, state.decision.kind))
@@ -93,8 +93,8 @@ def test_search_makes_the_hidden_plan_with_plan_step(monkeypatch: pytest.MonkeyP
         policy_kinds.append((state.decision.player, state.decision.kind))
         return real_policy(state, rng, legal, **kw)
 
-    monkeypatch.setattr(mcts_module, "plan_step", spy_plan)
-    monkeypatch.setattr(mcts_module, "policy_step", spy_policy)
+    monkeypatch.setattr(policy_module, "plan_step", spy_plan)
+    monkeypatch.setattr(policy_module, "policy_step", spy_policy)
     MCTS(SearchConfig(iterations=300, seed=1)).search(engine.observe(s, me))
     assert (1 - me, "plan") in made
     assert all(kind != "plan" for _, kind in policy_kinds)
