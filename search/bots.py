@@ -26,6 +26,7 @@ from engine import (
     State,
     Step,
     apply_unchecked,
+    decision,
     determinize,
     legal_steps,
     observe,
@@ -114,6 +115,8 @@ class MCTSBot:
         self.searches = 0
 
     def _config(self, budget: Budget | None, share: float, seed: int) -> SearchConfig:
+        """The search of one step: ``share`` of the move's budget (already times
+        ``plan_budget`` at a Planning move)."""
         cfg = self.config
         t = budget.time if budget and budget.time is not None else cfg.time
         it = budget.iterations if budget and budget.iterations is not None else cfg.iterations
@@ -127,7 +130,7 @@ class MCTSBot:
         steps: list[Step] = []
         cur = obs
         root = None
-        share = 0.6
+        share = 0.6 * (self.config.plan_budget if decision(state).kind == "plan" else 1.0)
         while True:
             legal = legal_steps(state)
             if len(legal) == 1:

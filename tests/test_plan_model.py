@@ -13,7 +13,9 @@ from functools import partial
 import pytest
 
 import engine
+import search.bots as bots_module
 import search.policy as policy_module
+from search.bot_specs import make_bot
 from search.mcts import MCTS, SearchConfig
 from search.policy import HOLD_BACK, plan_step, policy_step
 
@@ -98,3 +100,32 @@ def test_search_makes_the_hidden_plan_with_plan_step(monkeypatch: pytest.MonkeyP
     MCTS(SearchConfig(iterations=300, seed=1)).search(engine.observe(s, me))
     assert (1 - me, "plan") in made
     assert all(kind != "plan" for _, kind in policy_kinds)
+
+
+def _first_search_budgets(monkeypatch: pytest.MonkeyPatch, spec: str,
+                          s: engine.State) -> int | None:
+    """The iterations of the first search the bot ``spec`` runs for its move at ``s``."""
+    budgets: list[int | None] = []
+    real = bots_module.MCTS
+
+    class Spy(real):  # type: ignore[misc, valid-type]
+        def __init__(self, config: SearchConfig) -> None:
+            budgets.append(config.iterations)
+            super().__init__(config)
+
+    monkeypatch.setattr(bots_module, "MCTS", Spy)
+    make_bot(spec).choose(engine.observe(s, s.decision.player))
+    monkeypatch.setattr(bots_module, "MCTS", real)
+    return budgets[0]
+
+
+def test_plan_budget_scales_the_planning_move_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """rulebook, Planning: the plan commits the round's action cards in one move, so
+    ``plan_budget`` gives that move (and only that move) more of the bot's budget."""
+    s = _planning_state(11)
+    plain = _first_search_budgets(monkeypatch, "mcts:iterations=50", s)
+    more = _first_search_budgets(monkeypatch, "mcts:iterations=50,plan_budget=4", s)
+    assert (plain, more) == (30, 120)
+    while s.decision.kind != "action":
+        s = s.apply(s.sample_chance() if s.decision.kind == "chance" else s.legal_steps()[0])
+    assert _first_search_budgets(monkeypatch, "mcts:iterations=50,plan_budget=4", s) == 30
