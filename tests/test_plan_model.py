@@ -119,13 +119,20 @@ def _first_search_budgets(monkeypatch: pytest.MonkeyPatch, spec: str,
     return budgets[0]
 
 
-def test_plan_budget_scales_the_planning_move_only(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plan_budget_moves_budget_to_the_planning_move(monkeypatch: pytest.MonkeyPatch) -> None:
     """rulebook, Planning: the plan commits the round's action cards in one move, so
-    ``plan_budget`` gives that move (and only that move) more of the bot's budget."""
+    ``plan_budget`` gives that move more of the bot's budget and the other moves less,
+    the mean over a game's moves unchanged."""
     s = _planning_state(11)
-    plain = _first_search_budgets(monkeypatch, "mcts:iterations=50", s)
-    more = _first_search_budgets(monkeypatch, "mcts:iterations=50,plan_budget=4", s)
-    assert (plain, more) == (30, 120)
+    plain = _first_search_budgets(monkeypatch, "mcts:iterations=100", s)
+    more = _first_search_budgets(monkeypatch, "mcts:iterations=100,plan_budget=3", s)
+    other = 1 / (1 + bots_module.PLAN_MOVES * 2)
+    assert (plain, more) == (60, int(60 * 3 * other))
     while s.decision.kind != "action":
         s = s.apply(s.sample_chance() if s.decision.kind == "chance" else s.legal_steps()[0])
-    assert _first_search_budgets(monkeypatch, "mcts:iterations=50,plan_budget=4", s) == 30
+    assert _first_search_budgets(monkeypatch, "mcts:iterations=100", s) == 60
+    less = _first_search_budgets(monkeypatch, "mcts:iterations=100,plan_budget=3", s)
+    assert less == int(60 * other)
+    mean = (bots_module.PLAN_MOVES * bots_module.move_budget(3.0, True)
+            + (1 - bots_module.PLAN_MOVES) * bots_module.move_budget(3.0, False))
+    assert mean == pytest.approx(1.0)
