@@ -54,7 +54,7 @@ _MCTS_KNOBS: dict[str, str] = {
     "c": "c_uct", "horizon": "horizon", "widen": "widen_c", "prior": "prior_visits",
     "tree": "tree", "eval": "evaluator", "noise": "rollout_noise", "tempo": "tempo",
     "node_priors": "node_priors", "time": "time", "iterations": "iterations",
-    "drive": "book_drive", "select": "select", "plan_budget": "plan_budget"}
+    "drive": "book_drive", "select": "select"}
 _CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES,
                                         "eval": EVALUATORS, "select": SELECTS}
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}

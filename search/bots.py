@@ -26,7 +26,6 @@ from engine import (
     State,
     Step,
     apply_unchecked,
-    decision,
     determinize,
     legal_steps,
     observe,
@@ -105,25 +104,6 @@ class GreedyBot:
         return play_out_move(obs, self._pick)
 
 
-# The share of a player's moves that are Planning moves: one a round, 7 of about 46 moves
-# a game (the arena's journals count 43-48 decisions a player in two-player games).
-PLAN_MOVES = 0.15
-
-
-def move_budget(plan_budget: float, planning: bool) -> float:
-    """The factor of the budget per move that a Planning move (``planning``) or another
-    move gets, so that Planning moves get ``plan_budget`` times what the others get
-    and the mean over a game's moves stays 1.
-
-    >>> move_budget(1.0, True), move_budget(1.0, False)
-    (1.0, 1.0)
-    >>> round(0.15 * move_budget(3.0, True) + 0.85 * move_budget(3.0, False), 9)
-    1.0
-    """
-    other = 1.0 / (1.0 + PLAN_MOVES * (plan_budget - 1.0))
-    return plan_budget * other if planning else other
-
-
 class MCTSBot:
     """ISMCTS on every step of its move, reusing the tree from one step to the next."""
 
@@ -134,8 +114,6 @@ class MCTSBot:
         self.searches = 0
 
     def _config(self, budget: Budget | None, share: float, seed: int) -> SearchConfig:
-        """The search of one step: ``share`` of the move's budget (already times
-        :func:`move_budget`)."""
         cfg = self.config
         t = budget.time if budget and budget.time is not None else cfg.time
         it = budget.iterations if budget and budget.iterations is not None else cfg.iterations
@@ -149,7 +127,7 @@ class MCTSBot:
         steps: list[Step] = []
         cur = obs
         root = None
-        share = 0.6 * move_budget(self.config.plan_budget, decision(state).kind == "plan")
+        share = 0.6
         while True:
             legal = legal_steps(state)
             if len(legal) == 1:
@@ -170,4 +148,4 @@ class MCTSBot:
             cur = observe(state, me)
 
 
-__all__ = ["Bot", "Budget", "GreedyBot", "MCTSBot", "PolicyBot", "RandomBot", "move_budget"]
+__all__ = ["Bot", "Budget", "GreedyBot", "MCTSBot", "PolicyBot", "RandomBot"]

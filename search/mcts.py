@@ -111,8 +111,6 @@ BOUNDS: dict[str, Bound] = {
     "prior_visits": Bound(0, 10**4, integer=True),
     "tempo": Bound(-100, 100),  # pounds
     "book_drive": Bound(0, 10),  # times the bookkeeping route's bonus
-    # times a bot's budget at Planning; the other moves pay for it (search.bots)
-    "plan_budget": Bound(0, 6, open_lo=True),
 }
 # Evaluator weights: pounds per unit and shares, finite; ``win_scale`` is a divisor.
 WEIGHT_BOUNDS: dict[str, Bound] = {
@@ -161,11 +159,6 @@ class SearchConfig:
     # win-probability estimate's lead, in pounds near a level game, so a lead already
     # safe or already lost counts less).
     select: str = "mix"
-    # Times the budget a bot (search.bots.MCTSBot) gives its Planning move, where one
-    # move commits the round's cards; its other moves get less, so that the mean budget
-    # of a move stays the one asked for (search.bots.move_budget). A single search (the
-    # advisor's analyses) has one budget and ignores it.
-    plan_budget: float = 1.0
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:

@@ -13,9 +13,7 @@ from functools import partial
 import pytest
 
 import engine
-import search.bots as bots_module
 import search.policy as policy_module
-from search.bot_specs import make_bot
 from search.mcts import MCTS, SearchConfig
 from search.policy import HOLD_BACK, plan_step, policy_step
 
@@ -100,39 +98,3 @@ def test_search_makes_the_hidden_plan_with_plan_step(monkeypatch: pytest.MonkeyP
     MCTS(SearchConfig(iterations=300, seed=1)).search(engine.observe(s, me))
     assert (1 - me, "plan") in made
     assert all(kind != "plan" for _, kind in policy_kinds)
-
-
-def _first_search_budgets(monkeypatch: pytest.MonkeyPatch, spec: str,
-                          s: engine.State) -> int | None:
-    """The iterations of the first search the bot ``spec`` runs for its move at ``s``."""
-    budgets: list[int | None] = []
-    real = bots_module.MCTS
-
-    class Spy(real):  # type: ignore[misc, valid-type]
-        def __init__(self, config: SearchConfig) -> None:
-            budgets.append(config.iterations)
-            super().__init__(config)
-
-    monkeypatch.setattr(bots_module, "MCTS", Spy)
-    make_bot(spec).choose(engine.observe(s, s.decision.player))
-    monkeypatch.setattr(bots_module, "MCTS", real)
-    return budgets[0]
-
-
-def test_plan_budget_moves_budget_to_the_planning_move(monkeypatch: pytest.MonkeyPatch) -> None:
-    """rulebook, Planning: the plan commits the round's action cards in one move, so
-    ``plan_budget`` gives that move more of the bot's budget and the other moves less,
-    the mean over a game's moves unchanged."""
-    s = _planning_state(11)
-    plain = _first_search_budgets(monkeypatch, "mcts:iterations=100", s)
-    more = _first_search_budgets(monkeypatch, "mcts:iterations=100,plan_budget=3", s)
-    other = 1 / (1 + bots_module.PLAN_MOVES * 2)
-    assert (plain, more) == (60, int(60 * 3 * other))
-    while s.decision.kind != "action":
-        s = s.apply(s.sample_chance() if s.decision.kind == "chance" else s.legal_steps()[0])
-    assert _first_search_budgets(monkeypatch, "mcts:iterations=100", s) == 60
-    less = _first_search_budgets(monkeypatch, "mcts:iterations=100,plan_budget=3", s)
-    assert less == int(60 * other)
-    mean = (bots_module.PLAN_MOVES * bots_module.move_budget(3.0, True)
-            + (1 - bots_module.PLAN_MOVES) * bots_module.move_budget(3.0, False))
-    assert mean == pytest.approx(1.0)
