@@ -1,6 +1,6 @@
 """Probes of the value model's training data: would the estimate gain from more inputs?
 
-Both probes read the recipe's data files (``python -m benchmarks.train_recipe --round N
+The probes read the recipe's data files (``python -m benchmarks.train_recipe --round N
 --out FILE``) and look at the two-player buckets only.
 
 ``opponent``: is a player's final money, or the lead over the other player, better
@@ -16,8 +16,23 @@ bots it faced (the search is the reference). If a route's features mostly descri
 weaker bots, their weights would move once the bot is accounted for. The bots of each
 game follow from the recipe's round number and seed (``FILE:ROUND:SEED``).
 
+``models``: how far off are model files on the held-out games (every 5th) of the last
+data file? Per round: the mean absolute error of the final money, its mean signed error
+(the bias: negative when the model expects less money than the players made), and, on
+two-player positions, the error of the lead (seat 1's money minus seat 2's), which is
+what the search compares. The other files only number the games as the fit did.
+
+``lead``: would a fit on the lead itself do better than the shipped fit on each
+player's money? The two-player buckets are fitted the shipped way but on the seats'
+feature differences against their money difference (every 5th game held out), for
+a few ridge strengths, and the held-out lead error is printed beside that of ``--model``.
+
     .venv/bin/python -m benchmarks.evaluator_probe opponent r1.npz r2.npz
     .venv/bin/python -m benchmarks.evaluator_probe skill r1.npz:1:11 r2.npz:2:22
+    .venv/bin/python -m benchmarks.evaluator_probe models r1.npz r3.npz \
+        --model search/data/value_model.json --model m13.json
+    .venv/bin/python -m benchmarks.evaluator_probe lead r1.npz r3.npz \
+        --model search/data/value_model.json
 
 The findings are in ``docs/search.md`` ("The learned evaluator").
 """
@@ -25,14 +40,15 @@ The findings are in ``docs/search.md`` ("The learned evaluator").
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
 from benchmarks.train_recipe import round_tasks
 from search.dataset import Dataset
 from search.features import FEATURES
-from search.value_model import anchored_fit, ridge_fit
+from search.training import predict_rows
+from search.value_model import ValueModel, anchored_fit, ridge_fit
 
 # Bots told apart by the skill probe (the spec's name before ':'); the rest, the search
 # above all, are the reference.
@@ -96,7 +112,7 @@ def opponent_gain(data: Dataset, holdout: int = 5,
     return out
 
 
-def bot_columns(data: Dataset, seats_by_game: dict[int, Sequence[str]]) -> np.ndarray:
+def bot_columns(data: Dataset, seats_by_game: Mapping[int, Sequence[str]]) -> np.ndarray:
     """Per row: indicators of the row's own bot kind (:data:`BOT_KINDS`), then the share
     of the other seats held by each kind.
 
@@ -144,6 +160,58 @@ def skill_weights(data: Dataset, bots: np.ndarray, names: Sequence[str] = ROUTE_
     return out
 
 
+def held_out_errors(model: ValueModel, data: Dataset, holdout: int = 5,
+                    first_game: int = 0) -> dict[str, dict[int, float]]:
+    """Per round (0: all rounds) on the held-out games from ``first_game`` on: ``money``
+    (mean absolute error), ``bias`` (mean of estimate minus final money) and ``lead``
+    (mean absolute error of seat 1's lead on two-player positions)."""
+    held = (data.games % holdout == 0) & (data.games >= first_game)
+    estimate = predict_rows(model, data)
+    error = estimate - data.targets
+    rounds = data.buckets[:, 1]
+    out: dict[str, dict[int, float]] = {"money": {}, "bias": {}, "lead": {}}
+    for r in [0, *sorted(set(rounds[held].tolist()))]:
+        m = held & ((rounds == r) if r else True)
+        out["money"][r] = float(np.abs(error[m]).mean())
+        out["bias"][r] = float(error[m].mean())
+    a, b = two_player_pairs(data)
+    lead_error = np.abs(error[a] - error[b])
+    for r in [0, *sorted(set(rounds[a][held[a]].tolist()))]:
+        m = held[a] & ((rounds[a] == r) if r else True)
+        out["lead"][r] = float(lead_error[m].mean())
+    return out
+
+
+def lead_fit_errors(data: Dataset, ridges: Sequence[float] = (1.0, 30.0, 300.0),
+                    holdout: int = 5, first_game: int = 0) -> dict[float, dict[int, float]]:
+    """Held-out mean absolute error of the two-player lead per round (0: all), for a fit
+    of each two-player bucket on the seats' feature differences (the shipped
+    :func:`search.value_model.anchored_fit`, bias column kept for a lead by seat),
+    per ridge strength. Fitted on the games not held out; scored on the held-out games
+    from ``first_game`` on."""
+    a, b = two_player_pairs(data)
+    diff = data.features[a] - data.features[b]
+    diff[:, 0] = 1.0
+    lead = data.targets[a] - data.targets[b]
+    games, keys = data.games[a], data.buckets[a]
+    held = games % holdout == 0
+    scored = held & (games >= first_game)
+    rounds = keys[:, 1]
+    out: dict[float, dict[int, float]] = {}
+    for ridge in ridges:
+        estimate = np.zeros(len(lead))
+        for key in sorted({tuple(int(v) for v in k) for k in keys}):
+            m = (keys == np.array(key)).all(axis=1)
+            if (m & ~held).sum() < 5 * diff.shape[1]:
+                continue
+            w = np.array(anchored_fit(diff[m & ~held], lead[m & ~held], ridge))
+            estimate[m] = diff[m] @ w
+        error = np.abs(estimate - lead)
+        out[ridge] = {r: float(error[scored & ((rounds == r) if r else True)].mean())
+                      for r in [0, *sorted(set(rounds[scored].tolist()))]}
+    return out
+
+
 def recipe_seats(round_number: int, seed: int) -> dict[int, list[str]]:
     """The seats of every game of a recipe round, by game id."""
     return {task[3]: list(task[0]) for task in round_tasks(round_number, seed)}
@@ -151,9 +219,14 @@ def recipe_seats(round_number: int, seed: int) -> dict[int, list[str]]:
 
 def main(argv: Sequence[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("probe", choices=("opponent", "skill"))
+    ap.add_argument("probe", choices=("opponent", "skill", "models", "lead"))
     ap.add_argument("files", nargs="+", help="recipe data files (skill: FILE:ROUND:SEED)")
+    ap.add_argument("--model", action="append", default=[],
+                    help="a value-model file (models, lead; repeat to compare)")
     args = ap.parse_args(argv)
+    if args.probe in ("models", "lead"):
+        _compare_models(args.probe, args.files, args.model)
+        return
     if args.probe == "opponent":
         data = Dataset.concat([Dataset.load(f) for f in args.files])
         report = opponent_gain(data)
@@ -178,6 +251,28 @@ def main(argv: Sequence[str] | None = None) -> None:
         label = "/".join(map(str, key))
         print(f"{label:8} shipped  " + " ".join(f"{v:10.2f}" for v in plain))
         print(f"{label:8} +bots    " + " ".join(f"{v:10.2f}" for v in adjusted))
+
+
+def _compare_models(probe: str, files: Sequence[str], models: Sequence[str]) -> None:
+    if not models:
+        raise SystemExit(f"{probe}: give at least one --model FILE")
+    parts = [Dataset.load(f) for f in files]
+    data = Dataset.concat(parts)
+    first_game = int(data.games.max()) + 1 - len(set(parts[-1].games.tolist()))
+    held = (data.games % 5 == 0) & (data.games >= first_game)
+    print(f"held-out: {len(set(data.games[held].tolist()))} games of {files[-1]}, "
+          f"{int(held.sum())} rows; mean absolute error (pounds), round 0 = all")
+    for path in models:
+        report = held_out_errors(ValueModel.load(path), data, first_game=first_game)
+        for name, table in report.items():
+            if probe == "lead" and name != "lead":
+                continue
+            label = f"{path.rsplit('/', 1)[-1][:24]} {name}"
+            print(f"{label:32}" + " ".join(f"{r}:{v:7.2f}" for r, v in table.items()))
+    if probe == "lead":
+        for ridge, table in lead_fit_errors(data, first_game=first_game).items():
+            label = f"fit on the lead, ridge {ridge:g}"
+            print(f"{label:32}" + " ".join(f"{r}:{v:7.2f}" for r, v in table.items()))
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ import pytest
 import benchmarks.evaluator_probe as probe
 from search.dataset import Dataset
 from search.features import FEATURES
+from search.value_model import ValueModel
 
 CASH = FEATURES.index("cash")
 SHARES = FEATURES.index("shares")
@@ -82,3 +83,37 @@ def test_bot_columns_refuse_a_game_with_another_number_of_seats() -> None:
     x, ids = _two_player_rows(games=1, per_game=1, seed=6)
     with pytest.raises(ValueError, match="game has 3 seats"):
         probe.bot_columns(_dataset(x, np.zeros(2), ids), {0: ["greedy"] * 3})
+
+
+def test_models_probe_reports_the_bias_and_a_lead_error_that_cancels_it() -> None:
+    """Planted: final money is 4 x cash; a model that adds 6 pounds to every estimate is
+    off by 6 in money (bias +6) and by nothing in the lead, which is what the search
+    compares. Only the games held out (every 5th) from ``first_game`` on are scored."""
+    x, ids = _two_player_rows(games=50, per_game=4, seed=6)
+    y = 4 * x[:, CASH]
+    weights = [0.0] * len(FEATURES)
+    weights[0], weights[CASH] = 6.0, 4.0
+    model = ValueModel({(2, 3, 1): tuple(weights)})
+    report = probe.held_out_errors(model, _dataset(x, y, ids), first_game=25)
+    assert report["money"][0] == pytest.approx(6.0)
+    assert report["bias"][3] == pytest.approx(6.0)
+    assert report["lead"][0] == pytest.approx(0.0, abs=1e-9)
+    assert set(report["money"]) == {0, 3}
+
+
+def test_lead_probe_fits_the_lead_the_money_fit_cannot_separate() -> None:
+    """Planted: seat 1's lead is 3 x the difference of the seats' shares plus small
+    noise, while each player's money also carries a large noise shared by both seats:
+    the fit on the lead recovers it to within the lead's own noise."""
+    x, ids = _two_player_rows(games=200, per_game=5, seed=7)
+    shared = np.repeat(np.random.default_rng(8).normal(scale=30, size=len(ids) // 2), 2)
+    y = 100 + 3 * x[:, SHARES] + shared
+    y += np.random.default_rng(9).normal(scale=0.5, size=len(y))
+    report = probe.lead_fit_errors(_dataset(x, y, ids), ridges=(1.0,))
+    assert report[1.0][0] < 1.0
+    assert set(report[1.0]) == {0, 3}
+
+
+def test_models_and_lead_probes_need_a_model_file() -> None:
+    with pytest.raises(SystemExit, match="--model"):
+        probe.main(["models", "data.npz"])

@@ -13,10 +13,13 @@ def test_every_round_rotates_seats_and_numbers_games_in_order() -> None:
         tasks = round_tasks(number, seed=3, scale=0.05)
         assert [t[3] for t in tasks] == list(range(len(tasks)))
         assert len({t[1] for t in tasks}) == len(tasks)  # one seed per game
-        assert all("{g}" not in spec for t in tasks for spec in t[0])
+        assert all("{" not in spec for t in tasks for spec in t[0])  # no placeholder left
     # Round 1 mixes the three route specialists into the data.
     specs = {spec.split(":")[0] for t in round_tasks(1, seed=3) for spec in t[0]}
     assert {"bookkeeper", "diamonds", "shares", "greedy"} <= specs
+    # Round 3 is the shipped search's own games (its defaults: the plan model, the drive).
+    round3 = {spec for t in round_tasks(3, seed=3) for spec in t[0]}
+    assert "mcts:iterations=300" in round3 and not any("drive=0" in s for s in round3)
 
 
 def test_a_small_round_plays_the_same_records_locally_and_in_parallel() -> None:
