@@ -23,11 +23,19 @@ the same setup) points at the bots, not the rules.
 
     .venv/bin/python -m benchmarks.seat_balance --bot greedy:eval=learned --games 200
     .venv/bin/python -m benchmarks.seat_balance --bot mcts:iterations=300 --games 100
+
+``--journal FILE...`` plays nothing: it reads two-player ``mombasa arena --journal``
+files and gives each one's seat split (wins and mean pounds of every category, and the
+bookkeeper actions, by seat), whatever bots held the seats.
+
+    .venv/bin/python -m benchmarks.seat_balance --journal \
+        benchmarks/strength/journals/mcts_time025_planmodel_selfplay_seed48.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 from collections import defaultdict
 from dataclasses import dataclass
@@ -187,6 +195,30 @@ def report(bot: str, setup: str, rows: list[SeatGame]) -> str:
     return "\n".join(lines)
 
 
+JOURNAL_CATEGORIES = ("totals", "companies", "diamonds", "bookkeeping", "cash", "keepers")
+
+
+def journal_seats(path: str) -> str:
+    """The seat split of a two-player arena journal: seat 2's wins (ties shared) and the
+    mean of each of :data:`JOURNAL_CATEGORIES` by seat."""
+    with open(path, encoding="utf-8") as f:
+        games = [row for row in map(json.loads, f) if "index" in row]
+    if not games:
+        raise ValueError(f"{path}: no games in the journal")
+    if any(len(g["seats"]) != 2 for g in games):
+        raise ValueError(f"{path}: not a two-player journal")
+    n = len(games)
+    seat2 = sum((1 in g["winners"]) / len(g["winners"]) for g in games)
+    lo, hi = wilson_interval(seat2, n)
+    lines = [f"{path.rsplit('/', 1)[-1]}: {n} games, seat 2 wins {seat2:g} "
+             f"({seat2 / n:.1%}, 95% CI {lo:.0%}-{hi:.0%})",
+             "                    seat 1   seat 2"]
+    for name in JOURNAL_CATEGORIES:
+        a, b = (sum(g[name][k] for g in games) / n for k in range(2))
+        lines.append(f"{name:<20}{a:>7.1f}  {b:>7.1f}")
+    return "\n".join(lines)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bot", default="greedy:eval=learned")
@@ -194,7 +226,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--journal", nargs="+", metavar="FILE",
+                    help="summarise two-player arena journals by seat instead of playing")
     args = ap.parse_args()
+    if args.journal:
+        for path in args.journal:
+            try:
+                print(journal_seats(path))
+            except (OSError, ValueError, KeyError) as exc:
+                ap.error(f"--journal: {exc}")
+        return
     if args.games < 1:
         ap.error("--games: at least 1")
     rows = run(args.bot, args.setup, args.games, args.seed, args.jobs)

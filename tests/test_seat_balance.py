@@ -8,10 +8,14 @@ setup's steps, or its table would compare different games.
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 import engine
-from benchmarks.seat_balance import SETUPS, advance, report, run
+from benchmarks.seat_balance import SETUPS, advance, journal_seats, report, run
 
 
 def _components(setup: str, seed: int) -> tuple[tuple[int, ...], list[int]]:
@@ -54,3 +58,37 @@ def test_the_report_counts_every_game_and_refuses_an_unknown_setup() -> None:
     with pytest.raises(ValueError, match="setup: one of"):
         run("random", "sideways", games=1, seed=1, jobs=1)
     assert "first-game" in SETUPS
+
+
+def _journal(tmp_path: Path, games: list[dict[str, object]]) -> str:
+    path = tmp_path / "j.jsonl"
+    header = {"format": "mombasa-arena-journal/1", "players": ["a", "b"], "seed": 1}
+    path.write_text("\n".join(json.dumps(row) for row in [header, *games]) + "\n")
+    return str(path)
+
+
+def _game(index: int, winners: list[int], totals: list[int],
+          keepers: list[int]) -> dict[str, object]:
+    return {"index": index, "seats": ["a", "b"], "winners": winners, "totals": totals,
+            "companies": [100, 90], "diamonds": [10, 10], "bookkeeping": [0, 20],
+            "cash": [5, 5], "keepers": keepers}
+
+
+def test_journal_summary_splits_wins_and_categories_by_seat(tmp_path: Path) -> None:
+    """Seat 2 wins one game, ties one (half a win), loses one: 1.5 of 3."""
+    path = _journal(tmp_path, [_game(0, [1], [100, 120], [0, 2]),
+                               _game(1, [0, 1], [110, 110], [0, 1]),
+                               _game(2, [0], [130, 100], [0, 0])])
+    text = journal_seats(path)
+    assert "3 games, seat 2 wins 1.5 (50.0%" in text
+    assert re.search(r"^totals\s+113\.3\s+110\.0$", text, re.M)
+    assert re.search(r"^bookkeeping\s+0\.0\s+20\.0$", text, re.M)
+    assert re.search(r"^keepers\s+0\.0\s+1\.0$", text, re.M)
+
+
+def test_journal_summary_refuses_what_it_cannot_split(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="no games"):
+        journal_seats(_journal(tmp_path, []))
+    three = _game(0, [0], [1, 2], [0, 0]) | {"seats": ["a", "b", "c"]}
+    with pytest.raises(ValueError, match="not a two-player journal"):
+        journal_seats(_journal(tmp_path, [three]))
