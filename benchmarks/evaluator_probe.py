@@ -160,26 +160,30 @@ def skill_weights(data: Dataset, bots: np.ndarray, names: Sequence[str] = ROUTE_
     return out
 
 
+def by_round(values: np.ndarray, rounds: np.ndarray, mask: np.ndarray) -> dict[int, float]:
+    """The mean of ``values`` where ``mask`` holds, per round, and over all (round 0).
+
+    >>> by_round(np.array([1.0, 3.0, 5.0]), np.array([1, 1, 2]), np.array([True] * 3))
+    {0: 3.0, 1: 2.0, 2: 5.0}
+    """
+    out = {0: float(values[mask].mean())}
+    for r in sorted(set(rounds[mask].tolist())):
+        out[int(r)] = float(values[mask & (rounds == r)].mean())
+    return out
+
+
 def held_out_errors(model: ValueModel, data: Dataset, holdout: int = 5,
                     first_game: int = 0) -> dict[str, dict[int, float]]:
     """Per round (0: all rounds) on the held-out games from ``first_game`` on: ``money``
     (mean absolute error), ``bias`` (mean of estimate minus final money) and ``lead``
     (mean absolute error of seat 1's lead on two-player positions)."""
     held = (data.games % holdout == 0) & (data.games >= first_game)
-    estimate = predict_rows(model, data)
-    error = estimate - data.targets
+    error = predict_rows(model, data) - data.targets
     rounds = data.buckets[:, 1]
-    out: dict[str, dict[int, float]] = {"money": {}, "bias": {}, "lead": {}}
-    for r in [0, *sorted(set(rounds[held].tolist()))]:
-        m = held & ((rounds == r) if r else True)
-        out["money"][r] = float(np.abs(error[m]).mean())
-        out["bias"][r] = float(error[m].mean())
     a, b = two_player_pairs(data)
-    lead_error = np.abs(error[a] - error[b])
-    for r in [0, *sorted(set(rounds[a][held[a]].tolist()))]:
-        m = held[a] & ((rounds[a] == r) if r else True)
-        out["lead"][r] = float(lead_error[m].mean())
-    return out
+    return {"money": by_round(np.abs(error), rounds, held),
+            "bias": by_round(error, rounds, held),
+            "lead": by_round(np.abs(error[a] - error[b]), rounds[a], held[a])}
 
 
 def lead_fit_errors(data: Dataset, ridges: Sequence[float] = (1.0, 30.0, 300.0),
@@ -196,7 +200,6 @@ def lead_fit_errors(data: Dataset, ridges: Sequence[float] = (1.0, 30.0, 300.0),
     games, keys = data.games[a], data.buckets[a]
     held = games % holdout == 0
     scored = held & (games >= first_game)
-    rounds = keys[:, 1]
     out: dict[float, dict[int, float]] = {}
     for ridge in ridges:
         estimate = np.zeros(len(lead))
@@ -206,9 +209,7 @@ def lead_fit_errors(data: Dataset, ridges: Sequence[float] = (1.0, 30.0, 300.0),
                 continue
             w = np.array(anchored_fit(diff[m & ~held], lead[m & ~held], ridge))
             estimate[m] = diff[m] @ w
-        error = np.abs(estimate - lead)
-        out[ridge] = {r: float(error[scored & ((rounds == r) if r else True)].mean())
-                      for r in [0, *sorted(set(rounds[scored].tolist()))]}
+        out[ridge] = by_round(np.abs(estimate - lead), keys[:, 1], scored)
     return out
 
 

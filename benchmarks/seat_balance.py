@@ -35,14 +35,14 @@ bookkeeper actions, by seat), whatever bots held the seats.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from collections import defaultdict
 from dataclasses import dataclass
 from multiprocessing import get_context
+from pathlib import Path
 
 from engine import State, Step, apply_move, legal_steps, new_game, observe, score, winners
-from search.arena import wilson_interval
+from search.arena import read_journal, wilson_interval
 from search.bot_specs import make_bot
 
 SETUPS = ("first-game", "variable", "variable-first-game", "variable-tiles",
@@ -199,22 +199,22 @@ JOURNAL_CATEGORIES = ("totals", "companies", "diamonds", "bookkeeping", "cash", 
 
 
 def journal_seats(path: str) -> str:
-    """The seat split of a two-player arena journal: seat 2's wins (ties shared) and the
-    mean of each of :data:`JOURNAL_CATEGORIES` by seat."""
-    with open(path, encoding="utf-8") as f:
-        games = [row for row in map(json.loads, f) if "index" in row]
+    """The seat split of a two-player arena journal (read by
+    :func:`search.arena.read_journal`): seat 2's wins (ties shared) and the mean of each
+    of :data:`JOURNAL_CATEGORIES` by seat."""
+    games = list(read_journal(Path(path))[1].values())
     if not games:
         raise ValueError(f"{path}: no games in the journal")
-    if any(len(g["seats"]) != 2 for g in games):
+    if any(len(g.seats) != 2 for g in games):
         raise ValueError(f"{path}: not a two-player journal")
     n = len(games)
-    seat2 = sum((1 in g["winners"]) / len(g["winners"]) for g in games)
+    seat2 = sum((1 in g.winners) / len(g.winners) for g in games)
     lo, hi = wilson_interval(seat2, n)
-    lines = [f"{path.rsplit('/', 1)[-1]}: {n} games, seat 2 wins {seat2:g} "
+    lines = [f"{Path(path).name}: {n} games, seat 2 wins {seat2:g} "
              f"({seat2 / n:.1%}, 95% CI {lo:.0%}-{hi:.0%})",
              "                    seat 1   seat 2"]
     for name in JOURNAL_CATEGORIES:
-        a, b = (sum(g[name][k] for g in games) / n for k in range(2))
+        a, b = (sum(getattr(g, name)[k] for g in games) / n for k in range(2))
         lines.append(f"{name:<20}{a:>7.1f}  {b:>7.1f}")
     return "\n".join(lines)
 
@@ -233,7 +233,7 @@ def main() -> None:
         for path in args.journal:
             try:
                 print(journal_seats(path))
-            except (OSError, ValueError, KeyError) as exc:
+            except (OSError, ValueError) as exc:
                 ap.error(f"--journal: {exc}")
         return
     if args.games < 1:

@@ -262,33 +262,7 @@ class Journal:
         line (other than a cut-off last one) is not a game record."""
         if not self.path.exists():
             return {}
-        lines = self.path.read_text(encoding="utf-8").split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        if not lines:
-            return {}
-        try:
-            header = json.loads(lines[0])
-        except ValueError:
-            header = None
-        if header != self.header:
-            raise ValueError(
-                f"journal {self.path}: it holds another series "
-                f"({_describe(header)}), not {_describe(self.header)}; "
-                f"give a new file or the series' own settings")
-        out: dict[int, GameRecord] = {}
-        for number, line in enumerate(lines[1:], start=2):
-            try:
-                data = json.loads(line)
-                if not isinstance(data, dict) or set(data) != set(_RECORD_FIELDS):
-                    raise ValueError("not a game record")
-                rec = GameRecord(**data)
-            except (ValueError, TypeError) as exc:
-                if number == len(lines):  # the last line, cut short by a stop: replay it
-                    break
-                raise ValueError(f"journal {self.path}, line {number}: {exc}") from None
-            out[rec.index] = rec
-        return out
+        return read_journal(self.path, expect=self.header)[1]
 
     def start(self, kept: dict[int, GameRecord]) -> None:
         """Rewrite the file as its header and the ``kept`` games (drops a cut-off line)."""
@@ -305,6 +279,41 @@ class Journal:
             fh.write(json.dumps(asdict(rec)) + "\n")
             fh.flush()
             os.fsync(fh.fileno())
+
+
+def read_journal(path: Path, expect: dict[str, object] | None = None
+                 ) -> tuple[object, dict[int, GameRecord]]:
+    """A journal file's header and its games by index (a cut-off last line dropped).
+    With ``expect``, a file whose header differs is refused before its games are read.
+    Raises ``ValueError`` naming the file and line of a line that is not a game record.
+    """
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        return None, {}
+    try:
+        header = json.loads(lines[0])
+    except ValueError:
+        header = None
+    if expect is not None and header != expect:
+        raise ValueError(
+            f"journal {path}: it holds another series "
+            f"({_describe(header)}), not {_describe(expect)}; "
+            f"give a new file or the series' own settings")
+    out: dict[int, GameRecord] = {}
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict) or set(data) != set(_RECORD_FIELDS):
+                raise ValueError("not a game record")
+            rec = GameRecord(**data)
+        except (ValueError, TypeError) as exc:
+            if number == len(lines):  # the last line, cut short by a stop: replay it
+                break
+            raise ValueError(f"journal {path}, line {number}: {exc}") from None
+        out[rec.index] = rec
+    return header, out
 
 
 def _describe(header: object) -> str:

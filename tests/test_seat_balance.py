@@ -69,9 +69,12 @@ def _journal(tmp_path: Path, games: list[dict[str, object]]) -> str:
 
 def _game(index: int, winners: list[int], totals: list[int],
           keepers: list[int]) -> dict[str, object]:
-    return {"index": index, "seats": ["a", "b"], "winners": winners, "totals": totals,
-            "companies": [100, 90], "diamonds": [10, 10], "bookkeeping": [0, 20],
-            "cash": [5, 5], "keepers": keepers}
+    """A whole arena game record (every field the journal reader asks for)."""
+    return {"index": index, "seed": index, "seats": ["a", "b"], "entrants": [0, 1],
+            "winners": winners, "totals": totals, "companies": [100, 90],
+            "diamonds": [10, 10], "bookkeeping": [0, 20], "cash": [5, 5],
+            "decisions": [40, 40], "think": [1.0, 1.0], "keepers": keepers,
+            "merchants": [0, 0]}
 
 
 def test_journal_summary_splits_wins_and_categories_by_seat(tmp_path: Path) -> None:
@@ -92,3 +95,6 @@ def test_journal_summary_refuses_what_it_cannot_split(tmp_path: Path) -> None:
     three = _game(0, [0], [1, 2], [0, 0]) | {"seats": ["a", "b", "c"]}
     with pytest.raises(ValueError, match="not a two-player journal"):
         journal_seats(_journal(tmp_path, [three]))
+    broken = {"index": 0, "seats": ["a", "b"]}  # not a whole game record
+    with pytest.raises(ValueError, match="line 2: not a game record"):
+        journal_seats(_journal(tmp_path, [broken, _game(1, [0], [1, 2], [0, 0])]))
