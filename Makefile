@@ -2,6 +2,11 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+RUN_STAMP := $(VENV)/.installed-run
+# make run HOST=0.0.0.0 PORT=8080 ARGS="--db games.db": the options of `mombasa serve`
+HOST ?= 127.0.0.1
+PORT ?= 8000
+ARGS ?=
 
 .PHONY: run test lint bench bench-check bench-baseline bench-peers venv
 
@@ -9,14 +14,20 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 
+# The runtime set only (what `pip install mombasa-advisor` gives): enough to serve.
+$(RUN_STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/pip install --quiet -e .
+	touch $(RUN_STAMP)
+
+# The dev extras (tests, linters, the optional peers the tests compare with).
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+	touch $(STAMP) $(RUN_STAMP)
 
 venv: $(STAMP)
 
-run: $(STAMP)
-	$(BIN)/mombasa serve
+run: $(RUN_STAMP)
+	$(BIN)/mombasa serve --host $(HOST) --port $(PORT) $(ARGS)
 
 test: $(STAMP)
 	$(BIN)/ruff check engine search advisor_api tests benchmarks scripts

@@ -71,11 +71,12 @@ from advisor_api.schemas import (
 )
 from advisor_api.settings import Settings
 from advisor_api.store import Store
+from advisor_api.version import VERSION
 from search.mcts import SearchResult
 from search.parallel import RootStats, merge
+from search.value_model import default_model
 
 log = logging.getLogger("advisor_api")
-VERSION = "0.1.0"
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -443,9 +444,23 @@ the AI, and mirroring of live games. Notation: `docs/notation.md`; errors: one J
 `{error, message, field}` (see `docs/api.md`)."""
 
 
+def check_installation() -> None:
+    """Load every data file the service reads (the catalogue in play, the learned
+    evaluator's model, the web page), so that a missing or damaged one stops the start
+    with its name instead of failing each search, or worse, degrading the AI's play.
+
+    Raises ``ValueError`` (a catalogue or model that does not load) or
+    ``FileNotFoundError`` (the page)."""
+    engine.default_catalogue()
+    default_model()
+    web.check_files()
+
+
 def create_app(db_path: str | None = None, settings: Settings | None = None) -> FastAPI:
     """The service. ``settings`` default to :meth:`Settings.from_env`; ``db_path``
-    overrides the settings' database path."""
+    overrides the settings' database path. Checks the installation first
+    (:func:`check_installation`)."""
+    check_installation()
     settings = settings or Settings.from_env()
     if db_path is not None:
         settings = settings.with_(db_path=str(db_path))

@@ -7,6 +7,8 @@ here (``app``, ``parse_seconds``, ``split_players``, ``_search``) stay importabl
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from advisor_api.cli_analyse import _search, analyse_app, parse_seconds
@@ -18,11 +20,36 @@ from advisor_api.cli_random import random_app
 from advisor_api.cli_serve import serve_app
 from advisor_api.cli_solve import solve_app
 from advisor_api.cli_train import train_app
+from advisor_api.version import DISTRIBUTION, VERSION
 
 __all__ = ["app", "main", "parse_seconds", "split_players", "_search"]
 
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="Mombasa strategy advisor: engine, search and service.")
+
+
+def version_text() -> str:
+    """What ``mombasa --version`` prints: the installed distribution and its version.
+
+    >>> version_text().startswith("mombasa-advisor ")
+    True
+    """
+    return f"{DISTRIBUTION} {VERSION}"
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option(
+        "--version", is_eager=True, callback=_show_version,
+        help="Print the installed version and exit.")] = False,
+) -> None:
+    """Mombasa strategy advisor: engine, search and service."""
 # Sub-apps without a name merge their commands into ``app``; ``mombasa --help`` lists
 # them in this order.
 app.add_typer(random_app)

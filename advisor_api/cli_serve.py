@@ -86,6 +86,11 @@ def serve(
             settings.allowed_hosts, host, allow_host or []))
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+    try:
+        service = create_app(settings=settings)
+    except (ValueError, OSError) as exc:  # a data file missing or damaged: no service
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(1) from None
     console = Console(stderr=True)
     if not is_loopback(host):
         console.print(exposure_warning(host, port, settings.allowed_hosts),
@@ -105,6 +110,6 @@ def serve(
     # The client of the per-client limits is the direct peer: X-Forwarded-For is not trusted.
     # Requests still running at a stop get the time of a search to finish (the open
     # game-event streams end at once: create_app's stop signal handlers).
-    uvicorn.run(create_app(settings=settings), host=host, port=port, log_level=log_level,
+    uvicorn.run(service, host=host, port=port, log_level=log_level,
                 proxy_headers=False,
                 timeout_graceful_shutdown=int(settings.max_time + settings.grace) + 1)

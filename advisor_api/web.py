@@ -43,6 +43,15 @@ FRAME = (-20.0, -170.0, 1020.0, 1000.0)
 router = APIRouter()
 
 
+def check_files() -> None:
+    """Raise ``FileNotFoundError`` naming the page's folder when its files are missing
+    (an incomplete installation): the service must not start without its page."""
+    index = STATIC / "index.html"
+    if not index.is_file():
+        raise FileNotFoundError(f"the web page's files are missing ({index}): reinstall "
+                                "mombasa-advisor")
+
+
 def install(app: FastAPI) -> None:
     """Serve the page at ``/``, its files at ``/static`` and ``GET /v1/catalogue``."""
     app.include_router(router)

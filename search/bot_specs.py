@@ -9,6 +9,7 @@ from typing import Any
 
 from search.bots import Bot, GreedyBot, MCTSBot, PolicyBot, RandomBot
 from search.evaluator import EVALUATORS, Weights
+from search.extras import MissingExtra
 from search.mcts import (
     BOUNDS,
     HORIZONS,
@@ -19,11 +20,20 @@ from search.mcts import (
     Bound,
     SearchConfig,
 )
-from search.openspiel_bots import make_openspiel_bot
 from search.specialists import SpecialistBot
+from search.value_model import default_model
 
 # Evaluator weights a spec may override, e.g. ``mcts:time=0.25,round_unit=1.5``.
 WEIGHT_NAMES = frozenset(f.name for f in fields(Weights))
+
+
+def _ready(evaluator: str) -> str:
+    """``evaluator``, once the value model it reads has loaded: a bot is never built
+    whose every search would fail on a missing or damaged model file (that raises a
+    ``ValueError`` naming the file)."""
+    if evaluator == "learned":
+        default_model()
+    return evaluator
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
@@ -211,11 +221,11 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                 except ValueError:  # worded as before: "a number >= 0"
                     raise ValueError(f"strength: a number >= 0 (finite, at most 100), "
                                      f"got {opts['strength']}") from None
-            return SpecialistBot(name, seed, strength=strength,
-                                 evaluator=opts.get("eval", "learned"))
+            evaluator = _ready(opts.get("eval", "learned"))
+            return SpecialistBot(name, seed, strength=strength, evaluator=evaluator)
         if name == "greedy":
             samples = int(_number("samples", opts.get("samples", "1"), SAMPLES))
-            return GreedyBot(seed, samples=samples, evaluator=opts.get("eval", "hand"))
+            return GreedyBot(seed, samples=samples, evaluator=_ready(opts.get("eval", "hand")))
         if name == "mcts":
             # Every setting the spec leaves out is the installation's (search_settings),
             # else SearchConfig's default: the one source of the search settings (the
@@ -226,12 +236,17 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
             if "time" not in kwargs and "iterations" not in kwargs:
                 kwargs["time"] = 0.25  # the bot's budget when the spec gives none
             cfg = SearchConfig(seed=seed, **kwargs)
+            _ready(cfg.evaluator)
             return MCTSBot(cfg, name=spec)
         if "time" in opts:
             _number("time", opts["time"], BOUNDS["time"])
         if "sims" in opts:
             _number("sims", opts["sims"], SIMS)
     except ValueError as exc:
+        raise ValueError(f"bot spec {spec!r}: {exc}") from None
+    try:  # imported here: open-spiel is an optional extra that only these bots need
+        from search.openspiel_bots import make_openspiel_bot
+    except MissingExtra as exc:
         raise ValueError(f"bot spec {spec!r}: {exc}") from None
     return make_openspiel_bot(name, opts, seed)
 

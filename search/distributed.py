@@ -24,6 +24,7 @@ from engine import Observation
 from search.arena import ArenaReport, GameRecord, play_game, summarise
 from search.bot_specs import SETTINGS_ENV
 from search.dataset import Dataset
+from search.extras import MissingExtra, require
 from search.mcts import SearchConfig, SearchResult
 from search.parallel import RootStats, _worker, merge, worker_configs
 from search.selfplay import SelfplayTask, play_task, selfplay_tasks
@@ -35,11 +36,9 @@ class RayUnavailable(RuntimeError):
 
 def _ray() -> Any:
     try:
-        import ray
-    except ImportError as exc:  # pragma: no cover - depends on the extra
-        raise RayUnavailable("Ray is not installed: pip install "
-                             "'mombasa-advisor[distributed]'") from exc
-    return ray
+        return require("ray", "distributed", "--ray")
+    except MissingExtra as exc:  # pragma: no cover - depends on the extra
+        raise RayUnavailable(str(exc)) from exc
 
 
 def _probe(address: str, timeout: float = 5.0) -> None:

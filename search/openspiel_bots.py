@@ -52,15 +52,15 @@ import numpy as np
 
 from engine import Move, Observation, Step, apply_unchecked, determinize, legal_steps
 from search.bot_base import Budget, still_mine
+from search.extras import require
 
-try:
-    import pyspiel
-    from open_spiel.python.algorithms import ismcts, mcts
-except ImportError as exc:  # pragma: no cover - depends on the optional extra
-    raise ImportError(
-        "the openspiel-* bots need open-spiel: pip install -e '.[openspiel]'") from exc
+# The openspiel-* bots are the only users of open-spiel (an optional extra): importing
+# this module without it raises search.extras.MissingExtra, naming the extra.
+require("pyspiel", "openspiel", "the openspiel-* bots", package="open-spiel")
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from search.openspiel_game import SHORT_NAME, MombasaGame, MombasaState
+from search.openspiel_game import SHORT_NAME, MombasaGame, MombasaState  # noqa: E402
 
 ALGORITHMS = {"openspiel-mcts": "mcts", "openspiel-ismcts": "ismcts"}
 DEFAULT_TIME = 0.25

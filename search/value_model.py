@@ -102,6 +102,9 @@ class ValueModel:
 
     @staticmethod
     def from_json(raw: dict[str, Any]) -> ValueModel:
+        if not isinstance(raw, dict):
+            raise ValueModelError(f"expected a JSON object of format "
+                                  f"'mombasa-value-model/1', got {type(raw).__name__}")
         if raw.get("format") != "mombasa-value-model/1":
             raise ValueModelError(f"format: expected 'mombasa-value-model/1', "
                                   f"got {raw.get('format')!r}")
@@ -113,8 +116,9 @@ class ValueModel:
             parts = key.split("/")
             if len(parts) != 3 or not all(x.isdigit() for x in parts):
                 raise ValueModelError(f"buckets: key {key!r} is not players/round/phase")
-            if len(w) != len(FEATURES):
-                raise ValueModelError(f"buckets.{key}: {len(w)} weights for "
+            if not isinstance(w, list) or len(w) != len(FEATURES):
+                got = len(w) if isinstance(w, list) else type(w).__name__
+                raise ValueModelError(f"buckets.{key}: {got} weights for "
                                       f"{len(FEATURES)} features")
             weights[(int(parts[0]), int(parts[1]), int(parts[2]))] = tuple(map(float, w))
         if not weights:
@@ -134,9 +138,14 @@ class ValueModel:
     def load(path: str | Path) -> ValueModel:
         try:
             raw = json.loads(Path(path).read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+        except OSError as exc:  # strerror alone: the path is named once, in front
+            raise ValueModelError(f"{path}: {exc.strerror or exc}") from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ValueModelError(f"{path}: not a JSON file ({exc})") from None
+        try:
+            return ValueModel.from_json(raw)
+        except ValueModelError as exc:
             raise ValueModelError(f"{path}: {exc}") from None
-        return ValueModel.from_json(raw)
 
 
 def model_path() -> Path:
@@ -165,7 +174,17 @@ def default_model() -> ValueModel:
     copy, ``MOMBASA_CATALOGUE``) still works but misprices what changed: that is logged
     once, with how to refit (docs/search.md)."""
     path = model_path()
-    model = ValueModel.load(path)
+    try:
+        model = ValueModel.load(path)
+    except ValueModelError as exc:
+        if os.environ.get("MOMBASA_VALUE_MODEL"):
+            raise ValueModelError(
+                f"MOMBASA_VALUE_MODEL: {exc}; name a model file written by `mombasa "
+                "train-value`, or unset it to use the shipped model") from None
+        # The shipped file is part of the package: without it every search would fail.
+        raise ValueModelError(
+            f"the shipped value model is missing or damaged ({exc}): reinstall "
+            "mombasa-advisor") from None
     fitted_on = model.meta.get("catalogue")
     in_play = default_catalogue().fingerprint
     if fitted_on is not None and fitted_on != in_play:

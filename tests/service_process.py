@@ -34,16 +34,18 @@ def command() -> list[str]:
 
 
 @contextmanager
-def serving(db: Path, log: Path, env: dict[str, str] | None = None
+def serving(db: Path, log: Path, env: dict[str, str] | None = None,
+            mombasa: list[str] | None = None, cwd: Path | None = None
             ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
     """Start ``mombasa serve --db DB`` on a free port, wait until ``/v1/health`` answers,
-    yield (process, base URL); stop it (SIGINT, then kill) at the end."""
+    yield (process, base URL); stop it (SIGINT, then kill) at the end. ``mombasa`` is the
+    command to start (default :func:`command`), run in ``cwd``."""
     port = free_port()
     full_env = {**os.environ, **(env or {})}
     with log.open("ab") as out:
-        proc = subprocess.Popen([*command(), "serve", "--port", str(port), "--db", str(db),
-                                 "--log-level", "warning"], stdout=out, stderr=out,
-                                env=full_env)
+        proc = subprocess.Popen([*(mombasa or command()), "serve", "--port", str(port),
+                                 "--db", str(db), "--log-level", "warning"], stdout=out,
+                                stderr=out, env=full_env, cwd=cwd)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.time() + 60
