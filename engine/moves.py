@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.decision import Decision
 from engine.rules import IllegalStep, apply, decide_as, decision
 from engine.state import State
 from engine.steps import Move, Step
@@ -22,7 +23,8 @@ from engine.steps import Move, Step
 def apply_move(s: State, move: Move, complete: bool = True) -> State:
     """Apply all steps of ``move`` or none: an illegal step raises :class:`IllegalStep`
     naming its position, and ``s`` is unchanged. With ``complete`` the move must end
-    the player's turn (the next decision belongs to someone else or to chance)."""
+    the player's turn (the next decision belongs to someone else or to chance, or begins
+    a new turn of the same player)."""
     cur = s
     for i, step in enumerate(move.steps):
         d = decision(cur)
@@ -38,13 +40,21 @@ def apply_move(s: State, move: Move, complete: bool = True) -> State:
         except IllegalStep as exc:
             raise IllegalStep(f"steps[{i}]: {exc}") from None
     # A seat that stepped into a simultaneous decision is its first decider until it is
-    # done, so "still deciding" is the first decider being the mover.
-    if (complete and move.player >= 0 and decision(cur).player == move.player
-            and not cur.is_over()):
-        raise IllegalStep(
-            f"move incomplete: P{move.player + 1} still has to decide "
-            f"{decision(cur).kind!r}")
+    # done, so "still deciding" is the first decider being the mover, unless what it
+    # decides next is a new turn (the last to plan may act first; a player whose
+    # opponents have all ended their actions takes turn after turn).
+    d = decision(cur)
+    if (complete and move.player >= 0 and d.player == move.player and not cur.is_over()
+            and not _starts_turn(d)):
+        raise IllegalStep(f"move incomplete: P{move.player + 1} still has to decide {d.kind!r}")
     return cur
+
+
+def _starts_turn(d: Decision) -> bool:
+    """True for a decision that begins a turn rather than continuing one: an action, the
+    resting cards, the starting tile, or a Planning with no card planned yet."""
+    return (d.kind in ("action", "resting-cards", "starting-tile")
+            or (d.kind == "plan" and d.slot == -1))
 
 
 def group_moves(history: Iterable[tuple[int, Step]]) -> list[Move]:

@@ -197,6 +197,28 @@ def test_move_endpoint(api: TestClient) -> None:
     assert r.status_code == 422 and r.json()["field"] == "move.player"
 
 
+def test_a_move_that_ends_where_the_turn_ends_is_complete(api: TestClient) -> None:
+    """The last seat to plan may be the first to act: its planning move (ending with
+    ``ready``) is complete although the next decision is its own action."""
+    g = _new(api, [{"kind": "human"}, {"kind": "human"}], seed=9)
+    gid = g["id"]
+    for seat in (1, 2):  # resting cards, each seat in turn
+        r = api.post(f"/v1/games/{gid}/steps", json={
+            "seat": seat, "step": _view(api, gid, seat)["legal"][0]["text"]},
+            headers=auth(gid, seat))
+        assert r.status_code == 200, r.text
+    first = _view(api, gid, 1)["decision"]["player"]  # the first player acts first
+    last, other = (1, 2) if first == "P1" else (2, 1)
+    for seat in (other, last):
+        plan = next(x["text"] for x in _view(api, gid, seat)["legal"]
+                    if x["text"].startswith("plan"))
+        r = api.post(f"/v1/games/{gid}/moves", json={"seat": seat, "move": f"{plan}; ready"},
+                     headers=auth(gid, seat))
+        assert r.status_code == 200, r.text
+    v = _view(api, gid, last)
+    assert v["decision"]["kind"] == "action" and v["decision"]["seat"] == last
+
+
 def test_illegal_and_misplaced_steps_are_409_and_change_nothing(api: TestClient) -> None:
     g = _new(api, HUMAN_VS_AI, seed=10)
     gid = g["id"]

@@ -125,6 +125,20 @@ def test_a_move_of_a_later_seat_is_applied_whole() -> None:
     assert seat not in after.decision.seats and len(after.decision.seats or ()) == 2
 
 
+def test_the_last_planner_who_acts_first_has_a_complete_move() -> None:
+    """A move ends where the turn ends: the first player planning last goes straight on
+    to its action, and its planning move is complete (a half plan is not)."""
+    s = _at_planning(2, 7)
+    first = s.decision.seats[0]
+    s, _ = _plan(s, s.decision.seats[1], random.Random(5))
+    _, steps = _plan(s, first, random.Random(6))
+    after = engine.apply_move(s, engine.Move(first, tuple(steps)))
+    assert after.decision.kind == "action" and after.decision.player == first
+    assert steps[-1].kind == "ready" and len(steps) > 1
+    with pytest.raises(IllegalStep, match="move incomplete"):
+        engine.apply_move(s, engine.Move(first, tuple(steps[:-1])))
+
+
 def test_files_saved_before_simultaneous_planning_load_as_the_same_game() -> None:
     """A ``mombasa-state/2`` file written while Planning was asked seat by seat lists
     only the seat planning now; it loads with every later seat queued and the reveal."""

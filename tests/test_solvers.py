@@ -444,6 +444,22 @@ def test_expansion_errors() -> None:
     assert issubclass(SolverError, ValueError)
 
 
+def test_given_points_at_an_action_decision_need_no_face_up_expansion_card() -> None:
+    """Hypothetical points ("what if I expanded with 3") work without an expansion card,
+    as for books; without points there is nothing to count, and the error says so."""
+    s = engine.new_game(players=3, seed=2)
+    rng = random.Random(2)
+    while not (s.decision.kind == "action"
+               and not face_up(s.players[s.decision.player])
+               & tables(s.cat).expansion_mask and s.round > 1):
+        s = apply_unchecked(s, random_step(s, rng))
+    with pytest.raises(SolverError, match="give the points"):
+        best_expansions(s, "CAI")
+    plans = best_expansions(s, "CAI", points=3)
+    assert plans and not plans[0].exact and plans[0].spent <= 3
+    assert engine.Step.parse("expand CAI", s.cat) == plans[0].steps[0]
+
+
 def test_expansion_cache_hits_are_cheap() -> None:
     s = expansion_positions(60, 1000, 4)[3]
     company = s.todo[0][2]

@@ -95,8 +95,11 @@ def _resolve(s: State, company: int | str, points: int | None
         return player, c, d.points, False
     if d.kind == "action":
         p = s.players[player]
-        if not p.face_up() & tables(s.cat).expansion_mask:
-            raise SolverError(f"P{player + 1} has no face-up expansion card to expand with")
+        # Given points are hypothetical ("what if I expanded with N"), as for books; the
+        # default is the helmets of the face-up expansion cards, so it needs one.
+        if points is None and not p.face_up() & tables(s.cat).expansion_mask:
+            raise SolverError(f"P{player + 1} has no face-up expansion card to expand with: "
+                              "give the points for a hypothetical expansion")
         if not any(s.posts(c)):
             raise SolverError(f"{ids[c]} has no trading post left in its base")
         return player, c, p.measures(s.cat)[3] if points is None else points, True
@@ -113,10 +116,10 @@ def best_expansions(state: State, company: int | str, points: int | None = None,
     the pending expansion; the steps begin with ``enter``/``stop``) or at the player's
     ``action`` decision (hypothetical: ``points`` defaults to the helmets of the face-up
     expansion cards and tiles, the steps begin with ``expand <company>`` and are exact
-    when ``points`` is that total). ``valuation`` defaults to
-    :func:`default_valuation`. ``method`` is ``"dp"`` (fast, the default) or
-    ``"cpsat"`` (the reference model); both return plans of the same values. Results are
-    cached (see :func:`cache_info`).
+    when ``points`` is that total; given points need no face-up expansion card).
+    ``valuation`` defaults to :func:`default_valuation`. ``method`` is ``"dp"`` (fast,
+    the default) or ``"cpsat"`` (the reference model); both return plans of the same
+    values. Results are cached (see :func:`cache_info`).
 
     >>> from benchmarks.positions import mid_game
     >>> s = mid_game(players=2, seed=1, round_=2)
