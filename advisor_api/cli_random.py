@@ -1,7 +1,7 @@
 """``mombasa random-game``: play a uniformly random legal game (optionally stopping
-part way and dumping the state reached, the usual way to make a position for ``analyse``
-and ``solve``) and print its move log and a score table; the score table is also
-shown by ``play``."""
+part way, at a player's decision, and dumping the state reached, the usual way to make a
+position for ``analyse`` and ``solve``) and print its move log and a score table; the
+score table is also shown by ``play``."""
 
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ def _play_random(players: int, seed: int, variable: bool, stop_at: int | None,
     s = engine.new_game(players=players, seed=seed, variable=variable, catalogue=cat)
     rng = random.Random(seed)
     history: list[tuple[int, engine.Step]] = []
-    while not s.is_over() and (stop_at is None or len(history) < stop_at):
+    # --stop-at K stops at the first player decision at or after step K: a chance event
+    # is nobody's choice, so that position could be neither analysed nor solved.
+    while not s.is_over() and (stop_at is None or len(history) < stop_at
+                               or decision(s).is_chance):
         who = decision(s).player
         step = random_step(s, rng)
         s = apply_unchecked(s, step)
@@ -48,7 +51,8 @@ def random_game(
     = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of text.")]
     = False,
-    stop_at: Annotated[int | None, typer.Option(min=0, help="Stop after this many steps.")]
+    stop_at: Annotated[int | None, typer.Option(
+        min=0, help="Stop at the first player decision at or after this many steps.")]
     = None,
     dump_state: Annotated[Path | None, typer.Option(help="With --stop-at: write the state "
                                                           "reached as JSON to this file.")]
