@@ -15,6 +15,7 @@ from advisor_api.cli_analyse import _search, analyse_app, parse_seconds
 from advisor_api.cli_arena import arena_app
 from advisor_api.cli_bots import split_players
 from advisor_api.cli_catalogue import catalogue_app
+from advisor_api.cli_errors import MombasaGroup
 from advisor_api.cli_play import play_app
 from advisor_api.cli_random import random_app
 from advisor_api.cli_serve import serve_app
@@ -24,7 +25,7 @@ from advisor_api.version import DISTRIBUTION, VERSION
 
 __all__ = ["app", "main", "parse_seconds", "split_players", "_search"]
 
-app = typer.Typer(add_completion=False, no_args_is_help=True,
+app = typer.Typer(cls=MombasaGroup, add_completion=False, no_args_is_help=True,
                   help="Mombasa strategy advisor: engine, search and service.")
 
 

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 import engine
+from advisor_api.cli_errors import KINDS, catalogue_setting, kind_of, read_json, unusable
 
 analyse_app = typer.Typer()
 
@@ -100,8 +101,7 @@ def _summary(answer: dict[str, Any]) -> str:
 
 @analyse_app.command()
 def analyse(
-    state_file: Annotated[Path, typer.Argument(exists=True, dir_okay=False, readable=True,
-                                               help="A state or observation JSON file "
+    state_file: Annotated[Path, typer.Argument(help="A state or observation JSON file "
                                                     "(e.g. from random-game --dump-state).")],
     multipv: Annotated[int, typer.Option(min=1, help="Number of lines.")] = 3,
     time: Annotated[str | None, typer.Option(help="Search time: 2s, 500ms...")] = None,
@@ -123,11 +123,10 @@ def analyse(
     seconds = parse_seconds(time) if time is not None else None
     if seconds is None and iterations is None:
         seconds = 2.0
-    try:
-        obj = json.loads(state_file.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        err.print(f"error: {state_file}: not a JSON file ({exc})", highlight=False)
-        raise typer.Exit(code=2) from None
+    catalogue_setting()
+    obj = read_json(state_file, "STATE_FILE")
+    if kind_of(obj) == KINDS["mombasa-catalogue"]:
+        unusable("STATE_FILE", state_file, "a catalogue file, not a state or observation")
     try:
         if isinstance(obj, dict) and obj.get("schema") == "mombasa-observation/1":
             obs = analysis.read_observation(obj)
@@ -138,8 +137,7 @@ def analyse(
         plan = analysis.make_plan(obs, settings, iterations=iterations, time=seconds,
                                   multipv=multipv, seed=seed, jobs=jobs)
     except ApiError as exc:
-        err.print(f"error: {exc.message}", highlight=False)
-        raise typer.Exit(code=2) from None
+        unusable("STATE_FILE", state_file, exc.message)
     try:
         result = _search(obs, iterations, seconds, seed, jobs, err, "analysing")
     except ValueError as exc:  # the installation's search settings (MOMBASA_SEARCH)
@@ -156,10 +154,10 @@ def analyse(
     _print_solver_notes(answer, out)
 
 
-def _print_solver_notes(answer: dict[str, Any], console: Console) -> None:
+def _print_solver_notes(answer: dict[str, Any], console: Console, label: str = "#") -> None:
     for line in answer["lines"]:
         plan = line.get("solver")
         if plan:
             verdict = "agrees" if plan["agrees"] else "differs"
-            console.print(f"  #{line['rank']}: exact {plan['kind']} solver: "
+            console.print(f"  {label}{line['rank']}: exact {plan['kind']} solver: "
                           f"{'; '.join(plan['steps'])} ({verdict})", highlight=False)

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from advisor_api.cli_bots import _connect_ray, split_players
+from advisor_api.cli_errors import catalogue_setting, output_file
 
 arena_app = typer.Typer()
 
@@ -45,6 +46,9 @@ def arena(
 
     from search.arena import run_arena
 
+    catalogue_setting()
+    for path, what in ((json_out, "--json"), (csv_out, "--csv"), (journal, "--journal")):
+        output_file(path, what)
     specs = split_players(players)
     try:
         from search.bot_specs import make_bot

@@ -1,12 +1,18 @@
 """``mombasa play``: an interactive game in the terminal against AI bots. The AI seats
 move with their bot specs; at the human seat the board is shown, the legal steps are
-listed and one is read from stdin (a number or a step in notation, which can be
-piped), with '?' for the suggestions of a short search, 'b' for the board and 'q' to
-quit."""
+listed and one is read from stdin (a number, a step in notation, or a whole move: steps
+joined by '; ', as a suggestion prints them; input can be piped), with '?' for the
+suggestions of a short search (numbered s1, s2...: typing 's1' plays one), 'c' for what
+the codes shown mean, 'b' for the board and 'q' to quit.
+
+A move of several steps is played step by step while it stays that player's decision:
+it stops before new information (a card, book or tile dealt, the reveal of the plans,
+another player's turn), says what was played and what was not, and asks again."""
 
 from __future__ import annotations
 
 import random
+import re
 import sys
 from typing import Annotated, Any
 
@@ -14,14 +20,18 @@ import typer
 from rich.console import Console
 
 import engine
-from advisor_api.cli_analyse import _lines_table, _print_solver_notes, _search, _summary
+from advisor_api.cli_analyse import _print_solver_notes, _search, _summary
 from advisor_api.cli_bots import split_players
+from advisor_api.cli_errors import catalogue_setting
 from advisor_api.cli_random import _score_table
 
 play_app = typer.Typer()
 
-PLAY_HELP = ("Type the number of a choice, or a step in notation (e.g. 'unit CAI'); "
-             "'?' suggestions, 'b' the board, 'q' quit.")
+PLAY_HELP = ("Type the number of a choice, a step in notation (e.g. 'unit CAI') or a "
+             "whole move (steps joined by '; ', e.g. a pasted suggestion); '?' suggestions "
+             "s1, s2...: type 's1' to play one; 'c' what the codes mean; 'b' the board; "
+             "'h' this help; 'q' quit.")
+SUGGESTION = re.compile(r"s(\d+)", re.IGNORECASE)
 
 
 @play_app.command()
@@ -40,6 +50,7 @@ def play(
     """Play a game in the terminal against the AI (input can be piped)."""
     from search.bot_specs import make_bot
 
+    catalogue_setting()
     if seat > players:
         raise typer.BadParameter(f"seat {seat} in a {players}-player game",
                                  param_hint="--seat")
@@ -130,6 +141,7 @@ def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
     width = max(len(str(len(legal))), 1)
     for k, step in enumerate(legal, start=1):
         console.print(f"  {k:>{width}}. {step.text(s.cat)}", markup=False)
+    suggested: list[str] = []  # the moves of the last '?', for 's1', 's2'...
     while True:
         console.print("> ", end="")
         line = _read_line(console)
@@ -138,8 +150,19 @@ def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
         if not line:
             continue
         if line == "?":
-            _suggest(s, me, console, hint_time, seed)
+            suggested = _suggest(s, me, console, hint_time, seed, legal)
             continue
+        if line.lower() in ("c", "codes"):
+            _show_codes(s, me, legal, console)
+            continue
+        pick = SUGGESTION.fullmatch(line)
+        if pick is not None:
+            k = int(pick.group(1))
+            if not 1 <= k <= len(suggested):
+                console.print(f"choose s1-s{len(suggested)}" if suggested
+                              else "no suggestions yet: type '?' first")
+                continue
+            line = suggested[k - 1]
         if line.lower() in ("b", "board"):
             _show_board(s, me, console)
             continue
@@ -152,13 +175,85 @@ def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
                 return s.apply(legal[k - 1])
             console.print(f"choose 1-{len(legal)}")
             continue
+        nxt = _play_move(s, me, line, console)
+        if nxt is not None:
+            return nxt
+
+
+def _stop_reason(before: engine.State, after: engine.State, me: int) -> str | None:
+    """Why a move must not go on after a step led from ``before`` to ``after`` (new
+    information or someone else's turn), or None."""
+    d = after.decision
+    if after.is_over():
+        return "the game is over"
+    if d.kind == "chance":
+        return "a card, book or tile is dealt first (new information)"
+    if d.player != me:
+        return f"it is P{d.player + 1}'s decision"
+    if before.decision.hidden and not d.hidden:
+        return "the plans are revealed first (new information)"
+    return None
+
+
+def _play_move(s: engine.State, me: int, text: str,
+               console: Console) -> engine.State | None:
+    """Play the steps of ``text`` (one step, or a move: steps joined by '; ') in order
+    while they stay legal and the decision stays ours; None if its first step is not
+    accepted (nothing is played)."""
+    parts = [p.strip() for p in text.split(";") if p.strip()]
+    cur, played, why = s, 0, None
+    for part in parts:
         try:
-            return s.apply(engine.Step.parse(line, s.cat))
+            nxt = cur.apply(engine.Step.parse(part, cur.cat))
         except (engine.NotationError, engine.IllegalStep) as exc:
-            console.print(f"not accepted: {exc}", markup=False)
+            if not played:
+                console.print(f"not accepted: {exc}", markup=False)
+                return None
+            why = f"{part!r} is not legal now: {exc}"
+            break
+        played += 1
+        why = _stop_reason(cur, nxt, me)
+        cur = nxt
+        if why is not None:
+            break
+    if len(parts) > 1:
+        rest = parts[played:]
+        note = f"played: {'; '.join(parts[:played])}"
+        if rest:
+            note += f" - not played: {'; '.join(rest)} ({why}; decide again)"
+        console.print(note, markup=False)
+    return cur
 
 
-def _suggest(s: engine.State, me: int, console: Console, seconds: float, seed: int) -> None:
+def _show_codes(s: engine.State, me: int, legal: list[engine.Step],
+                console: Console) -> None:
+    """Explain the codes of the choices and of this player's own cards (hand, slots,
+    resting decks; the display or the books too when a choice takes from them)."""
+    from advisor_api.board import board_text
+    from advisor_api.cli_codes import explain_codes
+
+    lines = board_text(engine.observe(s, me).state, me).splitlines()
+    mine = f"P{me + 1} (you)"
+    start = next(k for k, line in enumerate(lines) if line.startswith(mine))
+    own = [lines[start]]
+    for line in lines[start + 1:]:
+        if not line.startswith(" "):
+            break
+        own.append(line)
+    kinds = {st.kind for st in legal}
+    shown = [line for line in lines
+             if (line.startswith("Display:") and kinds & {"buy", "buy-card"})
+             or (line.startswith("Books:") and "take" in kinds)]
+    codes = explain_codes(s.cat, [st.text(s.cat) for st in legal] + shown + own)
+    width = max((len(code) for code, _ in codes), default=0)
+    for code, meaning in codes:
+        console.print(f"  {code:<{width}}  {meaning}", markup=False)
+
+
+def _suggest(s: engine.State, me: int, console: Console, seconds: float, seed: int,
+             legal: list[engine.Step]) -> list[str]:
+    """Print the suggestions of a short search, numbered s1, s2... with the number of
+    their first step among the choices; their moves' texts."""
     from advisor_api import analysis
     from advisor_api.settings import Settings
     from advisor_api.solvers import solve_decision
@@ -170,5 +265,18 @@ def _suggest(s: engine.State, me: int, console: Console, seconds: float, seed: i
     result = _search(obs, None, seconds, seed, 1, console, "thinking")
     answer = analysis.build_response(plan, result, result.elapsed,
                                      solved=solve_decision(obs.state))
-    console.print(_lines_table(answer, "Suggestions: " + _summary(answer)))
-    _print_solver_notes(answer, console)
+    choices = {st.text(s.cat): k for k, st in enumerate(legal, start=1)}
+    pov = answer["pov"]
+    console.print("Suggestions: " + _summary(answer), highlight=False)
+    moves = []
+    for k, line in enumerate(answer["lines"], start=1):
+        move = line["move"]["text"]
+        choice = choices.get(move.split(";")[0].strip())
+        first = f"choice {choice}, " if choice is not None else ""
+        console.print(f"  s{k}. {move}   ({first}win {line['eval']['win'][pov]:.0%}, "
+                      f"{line['share']:.0%} of the search)", markup=False)
+        moves.append(move)
+    _print_solver_notes(answer, console, label="s")
+    if moves:
+        console.print(f"Type s1-s{len(moves)} to play one (or paste its line).")
+    return moves

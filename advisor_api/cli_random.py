@@ -16,14 +16,15 @@ from rich.console import Console
 from rich.table import Table
 
 import engine
+from advisor_api.cli_errors import catalogue_setting, output_file, read_catalogue, unusable
 from engine import apply_unchecked, decision, random_step
 
 random_app = typer.Typer()
 
 
 def _play_random(players: int, seed: int, variable: bool, stop_at: int | None,
-                 catalogue: str | None) -> tuple[engine.State, list[tuple[int, engine.Step]]]:
-    cat = engine.load_catalogue(catalogue) if catalogue else None
+                 cat: engine.Catalogue | None,
+                 ) -> tuple[engine.State, list[tuple[int, engine.Step]]]:
     s = engine.new_game(players=players, seed=seed, variable=variable, catalogue=cat)
     rng = random.Random(seed)
     history: list[tuple[int, engine.Step]] = []
@@ -62,10 +63,19 @@ def random_game(
     """Play a uniformly random legal game; print the move log and the score breakdown."""
     if dump_state is not None and stop_at is None:
         raise typer.BadParameter("--dump-state needs --stop-at", param_hint="--dump-state")
-    s, history = _play_random(players, seed, variable, stop_at, catalogue)
+    output_file(dump_state, "--dump-state")
+    if catalogue:
+        cat = read_catalogue(catalogue)
+    else:
+        catalogue_setting()
+        cat = None
+    s, history = _play_random(players, seed, variable, stop_at, cat)
     moves = engine.group_moves(history)
     if dump_state is not None:
-        dump_state.write_text(json.dumps(engine.state_to_json(s), indent=1))
+        try:
+            dump_state.write_text(json.dumps(engine.state_to_json(s), indent=1))
+        except OSError as exc:  # e.g. no permission: checked folders can still refuse
+            unusable("--dump-state", dump_state, f"cannot write it: {exc.strerror or exc}")
     if as_json:
         out = {
             "players": players,

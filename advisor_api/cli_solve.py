@@ -15,13 +15,14 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, NoReturn, TypeVar, cast
+from typing import Annotated, Any, TypeVar, cast
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 import engine
+from advisor_api.cli_errors import catalogue_setting, fail, read_state
 from search.solvers import SolverError, best_bookkeeping, best_expansions
 
 solve_app = typer.Typer(add_completion=False, no_args_is_help=True,
@@ -37,20 +38,8 @@ MethodOpt = Annotated[str, typer.Option(help="dp (fast, default) or cpsat (refer
 
 
 def _load(path: Path) -> engine.State:
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-        return engine.state_from_json(raw)
-    except OSError as exc:
-        _fail(f"cannot read {path}: {exc.strerror or exc}")
-    except json.JSONDecodeError as exc:
-        _fail(f"{path} is not valid JSON: {exc}")
-    except (engine.StateFormatError, KeyError, ValueError) as exc:
-        _fail(f"{path} is not a valid state: {exc}")
-
-
-def _fail(message: str) -> NoReturn:
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=2)
+    catalogue_setting()
+    return read_state(path, "STATE_FILE")
 
 
 def _emit_json(payload: dict[str, Any]) -> None:
@@ -72,7 +61,7 @@ def _solve(solve: Callable[[], list[P]]) -> list[P]:
     try:
         return solve()
     except SolverError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 def _emit_plans(s: engine.State, plans: list[Any]) -> None:

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from advisor_api.cli_bots import _connect_ray
+from advisor_api.cli_errors import catalogue_setting, output_file, unusable
 
 train_app = typer.Typer()
 
@@ -47,6 +48,9 @@ def train_value(
     from search.selfplay import generate
     from search.training import train
 
+    catalogue_setting()
+    output_file(out, "--out")
+    output_file(save_data, "--save-data")
     try:
         counts = tuple(int(x) for x in players.split(","))
     except ValueError:
@@ -66,7 +70,7 @@ def train_value(
         try:
             parts.append(Dataset.load(str(path)))
         except (OSError, ValueError) as exc:
-            raise typer.BadParameter(str(exc), param_hint="--data") from None
+            unusable("--data", path, str(getattr(exc, "strerror", None) or exc))
     if games == 0 and not parts:
         raise typer.BadParameter("nothing to fit: give --games above 0 or --data",
                                  param_hint="--games")

@@ -6,7 +6,7 @@ observations and determinization, and exact scoring.
 >>> while s.decision.kind == "chance":      # setup: the display and books are drawn
 ...     s = s.apply(s.sample_chance())
 >>> s.decision
-Decision('resting-cards', player=0)
+Decision('resting-cards', P1)
 >>> steps = s.legal_steps()
 >>> steps[0].text(s.cat)
 'rest cof1/1 ban1/1 exp1/1'

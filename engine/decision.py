@@ -38,8 +38,16 @@ class Decision:
     ``state.decide_as(k)`` for the position with seat ``k`` deciding. For every other
     decision ``seats`` is ``None``.
 
+    Players are indices (0 for the first seat) in the attributes, as everywhere in the
+    engine's API; the repr, which people read, names them P1-P4 (and leaves out the
+    player of chance and of the end of the game).
+
     >>> Decision("expansion", 0, company=2, points=3, entered=(), ousted=())
-    Decision('expansion', player=0, company=2, points=3, entered=(), ousted=())
+    Decision('expansion', P1, company=2, points=3, entered=(), ousted=())
+    >>> Decision("plan", 1, slot=-1, seats=(1, 0))
+    Decision('plan', P2, slot=-1, seats=(P2, P1))
+    >>> Decision("chance", -1, event="deal-tile", target=2)
+    Decision('chance', event='deal-tile', target=P3)
     >>> Decision("plan", 1, slot=-1, seats=(1, 0)).hidden
     True
     >>> Decision("plan", 1, slot=-1, seats=(1, 0)).deciders
@@ -103,9 +111,18 @@ class Decision:
         return (self.kind, self.player) + tuple(getattr(self, a) for a in Decision._ARGS)
 
     def __repr__(self) -> str:
-        args = "".join(f", {a}={getattr(self, a)!r}" for a in Decision._ARGS
+        who = f", P{self.player + 1}" if self.player >= 0 else ""
+        args = "".join(f", {a}={self._arg_text(a)}" for a in Decision._ARGS
                        if getattr(self, a) is not None)
-        return f"Decision({self.kind!r}, player={self.player}{args})"
+        return f"Decision({self.kind!r}{who}{args})"
+
+    def _arg_text(self, name: str) -> str:
+        value = getattr(self, name)
+        if name == "seats":
+            return "(" + ", ".join(f"P{k + 1}" for k in value) + ")"
+        if name == "target" and self.event == "deal-tile":  # a seat is dealt the tile
+            return f"P{value + 1}"
+        return repr(value)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Decision) and self._key() == other._key()

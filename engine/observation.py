@@ -29,10 +29,14 @@ from engine.tables import tables
 
 @dataclass(frozen=True)
 class Observation:
-    """A redacted state: unknown cards are ``HIDDEN`` (-2), the RNG state is 0."""
+    """A redacted state: unknown cards are ``HIDDEN`` (-2), the RNG state is 0.
+    ``viewer`` is the seat's index; the repr names it P1-P4."""
 
     viewer: int
     state: State
+
+    def __repr__(self) -> str:
+        return f"Observation(viewer=P{self.viewer + 1}, state={self.state!r})"
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, Observation) and self.viewer == other.viewer

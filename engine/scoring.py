@@ -12,9 +12,10 @@ from dataclasses import dataclass
 from engine.state import State, share_count
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Score:
-    """One player's score breakdown; ``total`` is the sum of the categories."""
+    """One player's score breakdown; ``total`` is the sum of the categories. ``player``
+    is the seat's index; the repr names it P1-P4."""
 
     player: int
     cash: int
@@ -23,6 +24,11 @@ class Score:
     companies: tuple[int, ...]  # pounds per company (shares x value)
     diamonds: int
     bookkeeping: int
+
+    def __repr__(self) -> str:
+        return (f"Score(P{self.player + 1}, cash={self.cash}, shares={self.shares}, "
+                f"share_values={self.share_values}, companies={self.companies}, "
+                f"diamonds={self.diamonds}, bookkeeping={self.bookkeeping})")
 
     @property
     def total(self) -> int:

@@ -382,7 +382,9 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
         try:
             cat = load_catalogue(path) if path else default_catalogue()
         except (OSError, ValueError) as exc:
-            raise StateFormatError(f"catalogue: cannot load {path!r}: {exc}") from None
+            # No path: the default catalogue, whose error names MOMBASA_CATALOGUE.
+            what = f"cannot load {path!r}: " if path else ""
+            raise StateFormatError(f"catalogue: {what}{exc}") from None
     r = _reader(cat)
     t = tables(cat)
     comp = [c.id for c in cat.companies]

@@ -273,8 +273,9 @@ class State:
 
     def __repr__(self) -> str:
         d = self.decision
+        who = f" P{d.player + 1}" if d.player >= 0 else ""
         return (f"<State round={self.round} phase={PHASE_NAMES[self.phase]} "
-                f"decision={d.kind} player={d.player}>")
+                f"decision={d.kind}{who}>")
 
     # -- the public API lives in engine.rules; these delegate ------------------------
     @property

@@ -303,11 +303,19 @@ def _build(cat: Catalogue, kind: str, spec: tuple[tuple[str, str], ...],
 class Move(NamedTuple):
     """A player's whole turn: the steps one decider takes in a row.
 
-    Text form: steps joined by ``"; "``.
+    Text form: steps joined by ``"; "``. ``player`` is the seat's index (-1: chance);
+    the repr names it P1-P4.
+
+    >>> Move(1, (Step("ready"),))
+    Move(P2, steps=(Step(kind='ready', a=-1, b=-1, c=-1),))
     """
 
     player: int
     steps: tuple[Step, ...]
+
+    def __repr__(self) -> str:
+        who = "chance" if self.player < 0 else f"P{self.player + 1}"
+        return f"Move({who}, steps={self.steps!r})"
 
     def text(self, cat: Catalogue | None = None) -> str:
         return "; ".join(s.text(cat) for s in self.steps)

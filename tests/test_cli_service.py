@@ -63,7 +63,7 @@ def test_analyse_errors(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "state.round" in r.output
     (tmp_path / "junk.json").write_text("{not json")
     r = runner.invoke(app, ["analyse", str(tmp_path / "junk.json")])
-    assert r.exit_code == 2 and "not a JSON file" in r.output
+    assert r.exit_code == 2 and "STATE_FILE" in r.output and "not JSON" in r.output
     r = runner.invoke(app, ["analyse", str(tmp_path / "junk.json"), "--time", "soon"])
     assert r.exit_code == 2
 

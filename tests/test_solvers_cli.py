@@ -68,7 +68,7 @@ def test_errors_exit_with_status_2(tmp_path: Path) -> None:
                                         "--method", "nope"])
     assert unknown.exit_code == 2 and "unknown method" in unknown.output
     missing = runner.invoke(solve_app, ["books", str(tmp_path / "none.json")])
-    assert missing.exit_code == 2 and "cannot read" in missing.output
+    assert missing.exit_code == 2 and "no such file" in missing.output
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert runner.invoke(solve_app, ["books", str(bad)]).exit_code == 2

@@ -311,11 +311,27 @@ def load_catalogue(
     if isinstance(path, Mapping):
         return parse_catalogue(dict(path))
     p = Path(path)
-    try:
-        raw = json.loads(p.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise CatalogueError(f"{p}: not valid JSON: {exc}") from exc
+    raw = _read_json(p)
     return _load_cached(str(p.resolve()), p.stat().st_mtime_ns, raw)
+
+
+def _read_json(p: Path) -> Any:
+    """The parsed file; ``CatalogueError`` (not an ``OSError``) when it cannot be read,
+    so that every caller reports a file that cannot be used in one way."""
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CatalogueError(f"{p}: no such file") from None
+    except IsADirectoryError:
+        raise CatalogueError(f"{p}: a directory, not a catalogue file") from None
+    except UnicodeDecodeError:
+        raise CatalogueError(f"{p}: not JSON: not a UTF-8 text file") from None
+    except OSError as exc:
+        raise CatalogueError(f"{p}: cannot read it: {exc.strerror or exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CatalogueError(f"{p}: not valid JSON: {exc}") from None
 
 
 def _load_cached(key: str, mtime: int, raw: dict[str, Any]) -> Catalogue:
@@ -339,11 +355,24 @@ def _catalogue_from_path(path: str) -> Catalogue:
 
 @cache
 def default_catalogue() -> Catalogue:
-    """The catalogue named by ``MOMBASA_CATALOGUE``, else the shipped reconstruction."""
-    env = os.environ.get("MOMBASA_CATALOGUE")
-    p = Path(env) if env else DEFAULT_PATH
-    raw = json.loads(p.read_text(encoding="utf-8"))
-    return parse_catalogue(raw, str(p))
+    """The catalogue named by ``MOMBASA_CATALOGUE``, else the shipped reconstruction.
+
+    A variable naming a file that cannot be used raises ``CatalogueError`` whose message
+    starts with ``MOMBASA_CATALOGUE=<value>:`` (a user's setting, not the file's path,
+    is what to fix)."""
+    env = os.environ.get(CATALOGUE_ENV)
+    if not env:
+        return parse_catalogue(_read_json(DEFAULT_PATH), str(DEFAULT_PATH))
+    p = Path(env)
+    try:
+        raw = _read_json(p)
+        return parse_catalogue(raw, str(p))
+    except CatalogueError as exc:
+        reason = str(exc).removeprefix(f"{p}: ")
+        raise CatalogueError(f"{CATALOGUE_ENV}={env}: {reason}") from None
+
+
+CATALOGUE_ENV = "MOMBASA_CATALOGUE"  # the variable naming another default catalogue
 
 
 __all__ = [
