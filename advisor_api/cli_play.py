@@ -175,7 +175,7 @@ def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
                 return s.apply(legal[k - 1])
             console.print(f"choose 1-{len(legal)}")
             continue
-        nxt = _play_move(s, me, line, console)
+        nxt = _play_move(s, me, line, console, echo=pick is not None)
         if nxt is not None:
             return nxt
 
@@ -195,11 +195,12 @@ def _stop_reason(before: engine.State, after: engine.State, me: int) -> str | No
     return None
 
 
-def _play_move(s: engine.State, me: int, text: str,
-               console: Console) -> engine.State | None:
+def _play_move(s: engine.State, me: int, text: str, console: Console,
+               echo: bool = False) -> engine.State | None:
     """Play the steps of ``text`` (one step, or a move: steps joined by '; ') in order
     while they stay legal and the decision stays ours; None if its first step is not
-    accepted (nothing is played)."""
+    accepted (nothing is played). What was played is said for a move (or with
+    ``echo``, for a suggestion picked by its number)."""
     parts = [p.strip() for p in text.split(";") if p.strip()]
     cur, played, why = s, 0, None
     for part in parts:
@@ -216,7 +217,7 @@ def _play_move(s: engine.State, me: int, text: str,
         cur = nxt
         if why is not None:
             break
-    if len(parts) > 1:
+    if len(parts) > 1 or echo:
         rest = parts[played:]
         note = f"played: {'; '.join(parts[:played])}"
         if rest:
