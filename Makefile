@@ -44,10 +44,12 @@ GATE := benchmarks/test_engine_speed.py benchmarks/test_search_speed.py \
 bench: $(STAMP)
 	$(BENCH) benchmarks --benchmark-json=benchmarks/results.json
 
-# The performance gate: tracked benchmarks relative to a calibration loop of the same run.
+# The performance gate: tracked benchmarks relative to a calibration loop of the same run;
+# a failing one is measured once more (the same command) and fails only if it fails twice.
 bench-check: $(STAMP)
 	MOMBASA_BENCH_GATE=1 $(BENCH) $(GATE) --benchmark-json=benchmarks/gate.json
-	$(BIN)/python -m benchmarks.check benchmarks/gate.json benchmarks/baseline.json
+	MOMBASA_BENCH_GATE=1 $(BIN)/python -m benchmarks.check benchmarks/gate.json \
+		benchmarks/baseline.json --remeasure '$(BENCH)'
 
 bench-baseline: $(STAMP)
 	MOMBASA_BENCH_GATE=1 $(BENCH) $(GATE) --benchmark-json=benchmarks/baseline.json

@@ -13,6 +13,7 @@ import typer
 
 from advisor_api.cli_analyse import _search, analyse_app, parse_seconds
 from advisor_api.cli_arena import arena_app
+from advisor_api.cli_bench import bench_app
 from advisor_api.cli_bots import split_players
 from advisor_api.cli_catalogue import catalogue_app
 from advisor_api.cli_errors import MombasaGroup
@@ -61,6 +62,7 @@ app.add_typer(train_app)
 app.add_typer(arena_app)
 app.add_typer(solve_app, name="solve")
 app.add_typer(catalogue_app, name="catalogue")
+app.add_typer(bench_app)
 
 
 def main() -> None:  # pragma: no cover - console entry

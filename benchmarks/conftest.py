@@ -6,15 +6,20 @@ sets ``MOMBASA_BENCH_GATE=1`` and the absolute targets are not asserted there: a
 momentarily slow machine must not fail the gate, only a real slowdown of our code.
 
 This machine's speed drifts by tens of percent within a minute, so the calibration is
-interleaved with each tracked workload, round by round (:func:`relative_cost`).
+interleaved with each tracked workload, round by round (:func:`relative_cost`). The
+workloads themselves are :mod:`search.bench.speed`'s, shared with ``mombasa bench``.
 """
 
 from __future__ import annotations
 
 import os
-import statistics
-import time
-from collections.abc import Callable
+from typing import Any
+
+# The workloads and the calibration loop ship with the package (``mombasa bench`` runs
+# them too); the suites import them from here as they always have.
+from search.bench.speed import Bench, calibration_workload, relative_cost
+
+__all__ = ["calibration_workload", "enforce_targets", "relative_cost", "run_bench"]
 
 
 def enforce_targets() -> bool:
@@ -22,25 +27,15 @@ def enforce_targets() -> bool:
     return os.environ.get("MOMBASA_BENCH_GATE") != "1"
 
 
-def calibration_workload() -> int:
-    """A fixed pure-Python workload (dicts, tuples, ints: what our engine does)."""
-    total = 0
-    table: dict[int, int] = {}
-    for i in range(20_000):
-        t = (i, i * 3, i & 7)
-        table[i & 1023] = t[1] ^ t[2]
-        total += table.get((i * 7) & 1023, 0) + len(t)
-    return total
-
-
-def relative_cost(work: Callable[[], object], rounds: int = 9) -> float:
-    """Median over interleaved rounds of time(work) / time(calibration workload)."""
-    ratios = []
-    for _ in range(rounds):
-        t0 = time.perf_counter()
-        calibration_workload()
-        t1 = time.perf_counter()
-        work()
-        t2 = time.perf_counter()
-        ratios.append((t2 - t1) / (t1 - t0))
-    return statistics.median(ratios)
+def run_bench(benchmark: Any, b: Bench, relative: bool = True) -> object:
+    """Time ``b`` through pytest-benchmark and record its figures, those measured beside
+    it and (``relative``) its relative cost in ``extra_info``; returns the timed call's
+    last result."""
+    result = benchmark.pedantic(b.timed, setup=b.setup, rounds=b.rounds,
+                                iterations=b.iterations, warmup_rounds=b.warmup_rounds)
+    benchmark.extra_info.update(b.figures(list(benchmark.stats.stats.data)))
+    if b.reference is not None:
+        benchmark.extra_info.update(b.reference())
+    if relative and b.gate is not None:
+        benchmark.extra_info["relative_cost"] = relative_cost(b.gate, b.gate_rounds)
+    return result

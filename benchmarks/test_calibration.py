@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from benchmarks.conftest import calibration_workload
+from benchmarks.conftest import run_bench
+from search.bench import speed
 
 
 def test_calibration(benchmark):  # type: ignore[no-untyped-def]
-    benchmark.pedantic(calibration_workload, rounds=15, iterations=1, warmup_rounds=2)
+    run_bench(benchmark, speed.calibration())

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import copy
 import statistics
-import time
 import timeit
 
-from benchmarks.conftest import enforce_targets, relative_cost
-from benchmarks.positions import mid_game, random_game
+from benchmarks.conftest import enforce_targets, run_bench
+from search.bench import speed
+from search.bench.positions import mid_game
 
 CLONE_TARGET_S = 2e-6
 DEEPCOPY_RATIO_TARGET = 500
@@ -20,16 +20,8 @@ STEPS_PER_SECOND_TARGET = 50_000
 
 
 def test_clone(benchmark):  # type: ignore[no-untyped-def]
-    s = mid_game()
-    benchmark.pedantic(s.clone, rounds=200, iterations=2000)
+    run_bench(benchmark, speed.clone())
     median = benchmark.stats.stats.median
-    benchmark.extra_info["clone_us"] = median * 1e6
-
-    def ten_thousand_clones() -> None:
-        for _ in range(10_000):
-            s.clone()
-
-    benchmark.extra_info["relative_cost"] = relative_cost(ten_thousand_clones)
     assert not enforce_targets() or median <= CLONE_TARGET_S, f"clone takes {median * 1e6:.2f} us"
 
 
@@ -74,24 +66,8 @@ def test_clone_vs_deepcopy(benchmark):  # type: ignore[no-untyped-def]
 
 def test_random_game_throughput(benchmark):  # type: ignore[no-untyped-def]
     """Uniformly random legal 4-player games, chance from the state's RNG."""
-    seeds = iter(range(10**9))
-    totals = {"steps": 0, "games": 0, "seconds": 0.0}
-
-    def ten_games() -> None:
-        t0 = time.perf_counter()
-        for _ in range(10):
-            totals["steps"] += random_game(4, next(seeds))
-            totals["games"] += 1
-        totals["seconds"] += time.perf_counter() - t0
-
-    benchmark.pedantic(ten_games, rounds=5, iterations=1, warmup_rounds=1)
-    benchmark.extra_info["relative_cost"] = relative_cost(lambda: random_game(4, 7), 15)
-    steps_per_s = totals["steps"] / totals["seconds"]
-    benchmark.extra_info.update({
-        "steps_per_second": steps_per_s,
-        "games_per_second": totals["games"] / totals["seconds"],
-        "steps_per_game": totals["steps"] / totals["games"],
-    })
+    run_bench(benchmark, speed.random_games())
+    steps_per_s = benchmark.extra_info["steps_per_second"]
     assert not enforce_targets() or steps_per_s >= STEPS_PER_SECOND_TARGET, (
         f"{steps_per_s:.0f} steps/s")
 

@@ -8,33 +8,23 @@ from __future__ import annotations
 
 import os
 
-import engine
-from benchmarks.conftest import enforce_targets, relative_cost
-from benchmarks.positions import mid_game
+from benchmarks.conftest import enforce_targets, run_bench
+from search.bench import speed
 from search.mcts import MCTS, SearchConfig
 from search.parallel import ParallelMCTS
 
 PARALLEL_SPEEDUP_TARGET = 1.7
 
 
-def _observation(players: int = 2, seed: int = 5) -> engine.Observation:
-    s = mid_game(players, seed, 3)
-    return engine.observe(s, s.decision.player)
-
-
 def test_mcts_fixed_iterations(benchmark):  # type: ignore[no-untyped-def]
     """Time of a 300-iteration search (the regression gate tracks this)."""
-    obs = _observation()
-    search = MCTS(SearchConfig(iterations=300, seed=1))
-    result = benchmark.pedantic(lambda: search.search(obs), rounds=5, iterations=1)
-    benchmark.extra_info["iterations_per_second"] = 300 / benchmark.stats.stats.median
-    benchmark.extra_info["relative_cost"] = relative_cost(lambda: search.search(obs), 7)
-    assert result.iterations == 300
+    result = run_bench(benchmark, speed.mcts_iterations())
+    assert result.iterations == speed.MCTS_ITERATIONS  # type: ignore[attr-defined]
 
 
 def test_root_parallel_speedup(benchmark):  # type: ignore[no-untyped-def]
     """Iterations per second with jobs=2 over jobs=1, both for 1.5 s on the same position."""
-    obs = _observation()
+    obs = speed.mcts_observation()
     single = MCTS(SearchConfig(time=1.5, seed=1)).search(obs)
     with ParallelMCTS(SearchConfig(time=1.5, seed=1), jobs=2) as pool:
         pool.search(obs)  # start the workers

@@ -9,7 +9,7 @@ CP-SAT models are the reference; a hand-written exact search is used where it is
 faster (see ``docs/solvers.md``). Results are cached on the parts of the state they
 depend on.
 
->>> from benchmarks.positions import mid_game
+>>> from search.bench.positions import mid_game
 >>> s = mid_game(players=4, seed=2, round_=4)
 >>> best_expansions(s, "CAI", points=2)[0].spent <= 2
 True

@@ -6,7 +6,7 @@ CP-SAT models and the hand-written searches optimise exactly the same numbers; a
 valuation's weights are therefore used to 0.001.
 
 >>> import engine
->>> from benchmarks.positions import mid_game
+>>> from search.bench.positions import mid_game
 >>> s = mid_game(players=3, seed=2, round_=3)
 >>> v = default_valuation(s)
 >>> v.pound

@@ -19,7 +19,7 @@ Two exact methods solve the same problem:
 Both return the ``k`` best distinct plans (a different set of regions, or column /
 return choices that change the value), best first, as exact engine steps.
 
->>> from benchmarks.positions import mid_game
+>>> from search.bench.positions import mid_game
 >>> s = mid_game(players=4, seed=2, round_=4)
 >>> plan = best_expansions(s, "CAI", points=4)[0]
 >>> plan.steps[0].text(s.cat)
@@ -121,7 +121,7 @@ def best_expansions(state: State, company: int | str, points: int | None = None,
     the default) or ``"cpsat"`` (the reference model); both return plans of the same
     values. Results are cached (see :func:`cache_info`).
 
-    >>> from benchmarks.positions import mid_game
+    >>> from search.bench.positions import mid_game
     >>> s = mid_game(players=2, seed=1, round_=2)
     >>> plans = best_expansions(s, "MOM", points=3, k=2)
     >>> len(plans) == 2 and plans[0].value >= plans[1].value
