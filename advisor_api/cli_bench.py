@@ -31,7 +31,7 @@ from advisor_api.version import VERSION
 bench_app = typer.Typer()
 
 QUICK_ROUNDS = 3
-QUICK_PEERS = (2, 0.3)  # repeats, seconds per measurement
+QUICK_PEERS = (1, 0.1)  # repeats, seconds per measurement
 PEERS = (5, 1.0)
 
 
@@ -57,6 +57,15 @@ def number(value: float) -> str:
         return f"{value:,.0f}"
     digits = 0 if value >= 100 else 1 if value >= 10 else 2 if value >= 1 else 3
     return f"{value:.{digits}f}"
+
+
+def plural(n: int, word: str) -> str:
+    """``n word`` or ``n words``.
+
+    >>> plural(1, "round"), plural(3, "round")
+    ('1 round', '3 rounds')
+    """
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 @bench_app.command()
@@ -154,9 +163,8 @@ def _run_suite(keys: list[str], rounds: int | None, reference: bool) -> list[Any
 
 
 def _suite_table(measured: list[Any], rounds: int | None) -> Table:
-    size = ("the gate's rounds" if rounds is None
-            else f"{rounds} round{'s' if rounds > 1 else ''} each")
-    table = Table(title=f"mombasa bench: {len(measured)} benchmarks, {size}")
+    size = "the gate's rounds" if rounds is None else f"{plural(rounds, 'round')} each"
+    table = Table(title=f"mombasa bench: {plural(len(measured), 'benchmark')}, {size}")
     for col in ("benchmark", "rounds", "mean", "median", "figure", "rel. cost"):
         table.add_column(col, justify="left" if col == "benchmark" else "right")
     for m in measured:
@@ -178,7 +186,7 @@ def _run_peers(repeats: int, seconds: float) -> dict[str, Any]:
 
 
 def _peers_table(report: dict[str, Any]) -> Table:
-    table = Table(title=f"peers: {report['repeats']} interleaved repeats, "
+    table = Table(title=f"peers: {plural(report['repeats'], 'interleaved repeat')}, "
                         f"{report['seconds']} s per measurement (medians)")
     table.add_column("measurement")
     table.add_column("value", justify="right")

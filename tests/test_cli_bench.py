@@ -4,8 +4,10 @@ missing ``peers`` extra, bad options."""
 from __future__ import annotations
 
 import doctest
+import enum
 import json
 import sys
+import types
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from typer.testing import CliRunner
 from advisor_api import cli_bench
 from advisor_api.cli import app
 from benchmarks import check
+from search.bench import peers as peer_bench
 from search.bench import speed
 
 runner = CliRunner()
@@ -67,6 +70,45 @@ def test_peers_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch,
         "error: the peer comparison needs catanatron, which is not installed: "
         "pip install 'mombasa-advisor[peers]'"]
     assert r.stdout == "" and not out.exists()  # nothing timed before saying so
+
+
+def fake_catanatron() -> types.ModuleType:
+    """A stand-in for catanatron (the 'peers' extra, not in the dev set) with the names
+    the comparison uses: it checks the wiring, not catanatron's speed."""
+    mod = types.ModuleType("catanatron")
+
+    class Game:
+        def __init__(self, players: list[object], seed: int = 0) -> None:
+            self.state = types.SimpleNamespace(actions=[])
+
+        def copy(self) -> Game:
+            return Game([])
+
+        def play_tick(self) -> None:
+            self.state.actions.append(0)
+
+        def play(self) -> None:
+            self.state.actions.extend(range(300))
+
+    mod.Color = enum.Enum("Color", "RED BLUE WHITE ORANGE")  # type: ignore[attr-defined]
+    mod.RandomPlayer = lambda color: color  # type: ignore[attr-defined]
+    mod.Game = Game  # type: ignore[attr-defined]
+    return mod
+
+
+def test_peers_table_and_json(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setitem(sys.modules, "catanatron", fake_catanatron())
+    out = tmp_path / "bench.json"
+    r = runner.invoke(app, ["bench", "--quick", "--only", "clone", "--peers", "--json",
+                            str(out)])
+    assert r.exit_code == 0, r.output
+    assert "peers: 1 interleaved repeat, 0.1 s per measurement" in r.stdout
+    assert "our MCTS it/s / OpenSpiel MCTSBot sims/s" in r.stdout
+    peers = json.loads(out.read_text())["peers"]
+    assert peers["repeats"] == 1 and peers["seconds"] == 0.1
+    assert peers["medians"]["openspiel_mcts_sims_per_s"] > 0
+    assert peers["medians"]["our_mcts_it_per_s"] > 0 and peers["medians"]["expansion_8_ms"] > 0
+    assert set(peers["ratios"]) == {name for name, _, _ in peer_bench.RATIOS}
 
 
 @pytest.mark.parametrize(("args", "message"), [
