@@ -139,6 +139,19 @@ def test_short_arena(installed: Installed) -> None:
     assert report["games"] == 2
 
 
+def test_bench_at_a_small_size(installed: Installed) -> None:
+    """``mombasa bench``: the gate's speed suite, from the installed package."""
+    done = installed.run("bench", "--quick", "--json", "bench.json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((installed.work / "bench.json").read_text())
+    names = {b["name"] for b in report["benchmarks"]}
+    assert {"test_clone", "test_mcts_fixed_iterations"} <= names, names
+    assert "rel. cost" in done.stdout
+    done = installed.run("bench", "--quick", "--peers")
+    assert done.returncode == 1
+    assert "pip install 'mombasa-advisor[peers]'" in done.stderr
+
+
 def test_an_optional_extra_is_named_when_missing(installed: Installed) -> None:
     """open-spiel is an extra: its bots say how to install it, in one line."""
     done = installed.run("arena", "--players", "openspiel-mcts,random", "--games", "1")
