@@ -108,23 +108,21 @@ def comment(line: str) -> str:
     return line[len(strip_comment(line)):].strip().lstrip("#").strip()
 
 
-def commands(text: str) -> list[tuple[str, str]]:
-    """The logical commands of a shell block (continuation lines joined) as (command
-    without comments, whole text with comments); comment-only and blank lines dropped."""
-    out: list[tuple[str, str]] = []
+def commands(text: str) -> list[str]:
+    """The logical commands of a shell block (continuation lines joined, comments, blank
+    and comment-only lines dropped)."""
+    out: list[str] = []
     cur: list[str] = []
-    whole: list[str] = []
     for raw in text.splitlines():
         line = strip_comment(raw)
-        whole.append(raw)
         if line.endswith("\\"):
             cur.append(line[:-1].rstrip())
             continue
         cur.append(line)
         joined = " ".join(p.strip() for p in cur if p.strip())
         if joined:
-            out.append((joined, "\n".join(whole)))
-        cur, whole = [], []
+            out.append(joined)
+        cur = []
     return out
 
 

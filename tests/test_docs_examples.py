@@ -26,6 +26,8 @@ How (the parsing and the checks are in ``tests/doc_examples.py``):
   the test that runs it (which must exist); a long run is shrunk by ``REWRITES``, each
   stated and each used. Any other command in the docs is run: a new example is tested
   the day it is written, or this test fails.
+
+``DOC_TEST_SHOW=1 pytest -s tests/test_docs_examples.py`` prints every script it ran.
 """
 
 from __future__ import annotations
@@ -141,7 +143,7 @@ class Page:
     used: set[str] = field(default_factory=set)
     requests: int = 0
     failures: list[str] = field(default_factory=list)
-    ran: list[str] = field(default_factory=list)  # every script run (in failure reports)
+    ran: list[str] = field(default_factory=list)  # every script run (DOC_TEST_SHOW=1)
 
     @property
     def log(self) -> Path:
@@ -171,10 +173,10 @@ class Page:
         return command.replace("localhost:8000", self.base.removeprefix("http://")
                                .replace("127.0.0.1", "localhost"))
 
-    def run(self, script: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    def run(self, script: str) -> subprocess.CompletedProcess[str]:
         self.ran.append(script)
         try:
-            return subprocess.run(["bash", "-c", script], cwd=cwd or self.folder,
+            return subprocess.run(["bash", "-c", script], cwd=self.folder,
                                    env=self.env(), stdin=subprocess.DEVNULL,
                                    capture_output=True, text=True, timeout=BLOCK_TIMEOUT)
         except subprocess.TimeoutExpired as exc:
@@ -213,7 +215,7 @@ def _mapped(command: str) -> bool:
 
 def _run_sh(page: Page, block: dx.Block, last: list[str]) -> None:
     script = ["set -euo pipefail"]
-    for command, _whole in dx.commands(block.text):
+    for command in dx.commands(block.text):
         if not _mapped(command):
             script.append(page.rewrite(command))
     if len(script) == 1:
@@ -240,7 +242,7 @@ def _run_sh(page: Page, block: dx.Block, last: list[str]) -> None:
 
 
 def _run_synopsis(page: Page, block: dx.Block, helps: dict[str, str]) -> None:
-    for command, _whole in dx.commands(block.text):
+    for command in dx.commands(block.text):
         words = command.split()
         prefix = _prefix(words, helps)
         if prefix is None:
@@ -399,7 +401,7 @@ def test_every_command_run_elsewhere_is_in_the_docs_and_its_test_exists() -> Non
     for path in DOCS:
         for block in dx.blocks(path, ROOT):
             if block.lang == "sh":
-                for command, _ in dx.commands(block.text):
+                for command in dx.commands(block.text):
                     shown.add(" ".join(command.split()))
                     shown.add(dx.drop_optional(command))
     assert not set(ELSEWHERE) - shown, f"not in the docs any more: {set(ELSEWHERE) - shown}"
@@ -431,6 +433,19 @@ def test_random_game_stops_at_a_player_decision(tmp_path: Path) -> None:
     assert json.loads(done.stdout)["steps"] > 80
     dumped = engine.state_from_json(json.loads((tmp_path / "pos.json").read_text()))
     assert not dumped.decision.is_chance and not dumped.is_over()
+
+
+def test_blocks_commands_and_directives_are_read_as_written(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("text\n<!-- doc-test: expect 201 409 -->\n```sh\ncurl a \\\n  -d 'x # y'"
+                    "  # z\n# only a comment\n\nls\n```\n```\nplain\n```\n")
+    first, second = dx.blocks(page, tmp_path)
+    assert (first.lang, first.line, first.directives) == ("sh", 3, {"expect": ["201", "409"]})
+    assert dx.commands(first.text) == ["curl a -d 'x # y'", "ls"]
+    assert (second.lang, second.directives) == ("", {})
+    page.write_text("<!-- doc-test: answer -->\n\n```json\n{}\n```\n")
+    with pytest.raises(ValueError, match="right above a fence"):
+        dx.blocks(page, tmp_path)
 
 
 def test_the_checks_fail_on_a_wrong_answer() -> None:
