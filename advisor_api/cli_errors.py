@@ -16,6 +16,11 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup, TyperOption
 
+try:  # typer 0.26 and later carry their own copy of click
+    from typer._click.exceptions import UsageError
+except ImportError:  # pragma: no cover - older typer, on the click package
+    from click.exceptions import UsageError  # type: ignore[assignment]
+
 import engine
 
 # What a file is, by its "schema" field, to say "a state file, not a catalogue".
@@ -126,6 +131,11 @@ class MombasaGroup(TyperGroup):
             return super().invoke(ctx)
         except engine.CatalogueError as exc:
             fail(str(exc))
+        except UsageError as exc:
+            # A bad option of a command (typer would draw a box of several lines, cut to
+            # the terminal's width): one line, with where to read the usage.
+            where = f" (see {exc.ctx.command_path} --help)" if exc.ctx is not None else ""
+            fail(f"{exc.format_message()}{where}", exc.exit_code)
 
 
 def _hide_flag_types() -> None:

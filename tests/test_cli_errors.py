@@ -177,3 +177,18 @@ def test_docstring_examples() -> None:
     for module in (cli_errors, cli_codes):
         result = doctest.testmod(module)
         assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+@pytest.mark.parametrize(("args", "option"), [
+    (["arena", "--games", "x"], "--games"),
+    (["play", "--seat", "5"], "--seat"),
+    (["arena", "--players", "nobot"], "--players"),
+])
+def test_a_bad_option_is_one_line(args: list[str], option: str) -> None:
+    """typer's usage errors come as one line naming the option and where the usage is,
+    not as a box cut to the terminal's width."""
+    result = runner.invoke(app, args, prog_name="mombasa")
+    assert result.exit_code == 2
+    [line] = result.output.strip().splitlines()
+    assert line.startswith("error: Invalid value for ") and option in line, line
+    assert line.endswith(f"(see mombasa {args[0]} --help)")
