@@ -14,9 +14,9 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 import engine
-from benchmarks.positions import PASSIVE
 from engine import Step, apply_unchecked, decision, legal_steps, random_step, sample_chance
 from engine.state import OVER, State
+from search.policy import PASSIVE
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PROPERTY = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow],

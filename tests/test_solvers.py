@@ -30,6 +30,7 @@ import pytest
 import engine
 from engine import apply_unchecked, legal_steps, random_step, tables
 from engine.state import State, face_up, measures
+from search.policy import PASSIVE
 from search.solvers import (
     SolverError,
     TrackValuation,
@@ -46,7 +47,6 @@ from search.solvers import bookkeeping as bk_mod
 from search.solvers import expansion as exp_mod
 from search.solvers.common import SCALE
 
-PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
 TOL = 1e-6
 
 

@@ -14,8 +14,7 @@ import random
 
 import engine
 from engine import apply_unchecked, legal_steps, random_step, sample_chance
-
-PASSIVE = frozenset({"end", "ready", "halt", "stop", "nobuy", "pounds", "noflip"})
+from search.policy import PASSIVE
 
 
 def mid_game(players: int = 4, seed: int = 1, round_: int = 4) -> engine.State:
