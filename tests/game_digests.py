@@ -39,8 +39,18 @@ def game_digest(players: int, seed: int) -> str:
         s = s.apply(step)
     else:
         raise AssertionError(f"{players}p seed={seed}: the game does not end")
-    h.update(repr(engine.score(s)).encode())
+    h.update(score_text(engine.score(s)).encode())
     return h.hexdigest()
+
+
+def score_text(scores: list[engine.Score]) -> str:
+    """The final score as the digests were recorded: every field of every player's
+    breakdown, in a fixed text that does not follow ``Score``'s repr (which is for
+    people, and names players P1-P4 since the digests were recorded)."""
+    return "[" + ", ".join(
+        f"Score(player={sc.player}, cash={sc.cash!r}, shares={sc.shares!r}, "
+        f"share_values={sc.share_values!r}, companies={sc.companies!r}, "
+        f"diamonds={sc.diamonds!r}, bookkeeping={sc.bookkeeping!r})" for sc in scores) + "]"
 
 
 def record() -> dict[str, list[str]]:
