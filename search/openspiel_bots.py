@@ -56,7 +56,7 @@ from search.extras import require
 
 # The openspiel-* bots are the only users of open-spiel (an optional extra): importing
 # this module without it raises search.extras.MissingExtra, naming the extra.
-require("pyspiel", "openspiel", "the openspiel-* bots", package="open-spiel")
+require("pyspiel", "openspiel", "an openspiel-* bot", package="open-spiel")
 import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
