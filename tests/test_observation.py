@@ -27,6 +27,7 @@ from engine import (
     random_step,
 )
 from engine.state import HIDDEN, OVER, PLANNING, State
+from tests.builders import play_setup, with_player
 from tests.random_games import MAX_STEPS, PROPERTY, SEEDS, game_states, state_at
 
 
@@ -272,3 +273,25 @@ def test_determinize_deals_unknown_starting_tiles(players: int) -> None:
                 assert p.tile == -1 or p.tile in p.tile_options
             end = play_out(d, k)
             assert end.phase == OVER
+
+
+def test_a_hidden_plan_never_holds_a_share_card_its_planner_holds() -> None:
+    """rules (Planning): single-share cards are never planned. A planner who holds
+    share cards and plans face down: every determinization of its plan, seen by the
+    other player, draws only from its non-share cards, and the share cards stay in its
+    hand (200 samples)."""
+    s = play_setup(players=2, seed=4)
+    planner = decision(s).player
+    share_cards = [i for i, c in enumerate(s.cat.cards) if c.kind == "share"][:2]
+    shares = sum(1 << i for i in share_cards)
+    s = with_player(s, planner, hand=s.players[planner].hand | shares)
+    for _ in range(2):
+        s = apply(s, next(x for x in legal_steps(s) if x.kind == "plan"))
+    s = apply(s, Step("ready"))
+    assert decision(s).player != planner
+    for k in range(200):
+        d = determinize(observe(s, 1 - planner), random.Random(k))
+        drawn = [c for c in d.players[planner].slots if c >= 0]
+        assert len(drawn) == 2
+        assert not any((shares >> c) & 1 for c in drawn), f"sample {k}: {drawn}"
+        assert d.players[planner].hand & shares == shares

@@ -121,6 +121,17 @@ def test_flip_is_optional_and_needs_2_pounds() -> None:
     assert poor.players[0].cash == 1
 
 
+def test_flip_with_exactly_2_pounds() -> None:
+    """actions.txt, Moving the ink jar, 1: "you may pay 2 pounds": a player with exactly
+    2 pounds may flip (the price is affordable at the price, not only above it), and
+    pays them all."""
+    s = do(_keeper("kpr2/1", books={1: ["C11"]}, cash=2), "keeper kpr2/1")
+    assert (s.decision.kind, s.decision.player) == ("bookkeeper-flip", 0)
+    assert texts(s) == {"noflip", "flip 1"}
+    s = do(s, "flip 1")
+    assert s.players[0].cash == 0
+
+
 def _spending(pool_card: str = "kpr2/1", **fields: Any) -> engine.State:
     """P1 at the bookkeeping-points decision after a bookkeeper that moved nothing."""
     s = _keeper(pool_card, **fields)
