@@ -421,11 +421,11 @@ class GameService:
             except IllegalStep as exc:
                 raise Conflict(f"{where}{exc}", field="move" if whole_move else "step") from None
             states.append(s)
-        if whole_move:
-            try:  # the engine says whether the move ends the turn (one definition)
-                engine.apply_move(game.state, Move(me, tuple(steps)))
-            except IllegalStep as exc:
-                raise Conflict(f"{exc} (send the rest, or use /steps)", field="move") from None
+        d = s.decision
+        if whole_move and not s.is_over() and d.player == me and not d.starts_turn:
+            # The rule of engine.apply_move (Decision.starts_turn), on the state reached.
+            raise Conflict(f"move incomplete: {player_name(me)} still has to decide "
+                           f"{d.kind!r} (send the rest, or use /steps)", field="move")
         group = game.next_group
         rows = game.add([Record(me, st, source, group) for st in steps], states)
         return rows + self._deal(game)

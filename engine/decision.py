@@ -103,6 +103,19 @@ class Decision:
         return (self.player,) if self.player >= 0 else ()
 
     @property
+    def starts_turn(self) -> bool:
+        """True for a decision that begins a turn rather than continuing one: an action,
+        the resting cards, the starting tile, or a Planning with no card planned yet. A
+        move may end where its player's next decision starts a turn (the last to plan
+        may act first; a player whose opponents have all ended takes turn after turn).
+
+        >>> Decision("plan", 0, slot=-1).starts_turn, Decision("plan", 0, slot=1).starts_turn
+        (True, False)
+        """
+        return (self.kind in ("action", "resting-cards", "starting-tile")
+                or (self.kind == "plan" and self.slot == -1))
+
+    @property
     def is_chance(self) -> bool:
         """True when chance decides (a card, book, tile or track is dealt)."""
         return self.kind == "chance"

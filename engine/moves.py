@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.decision import Decision
 from engine.rules import IllegalStep, apply, decide_as, decision
 from engine.state import State
 from engine.steps import Move, Step
@@ -45,16 +44,9 @@ def apply_move(s: State, move: Move, complete: bool = True) -> State:
     # opponents have all ended their actions takes turn after turn).
     d = decision(cur)
     if (complete and move.player >= 0 and d.player == move.player and not cur.is_over()
-            and not _starts_turn(d)):
+            and not d.starts_turn):
         raise IllegalStep(f"move incomplete: P{move.player + 1} still has to decide {d.kind!r}")
     return cur
-
-
-def _starts_turn(d: Decision) -> bool:
-    """True for a decision that begins a turn rather than continuing one: an action, the
-    resting cards, the starting tile, or a Planning with no card planned yet."""
-    return (d.kind in ("action", "resting-cards", "starting-tile")
-            or (d.kind == "plan" and d.slot == -1))
 
 
 def group_moves(history: Iterable[tuple[int, Step]]) -> list[Move]:

@@ -353,6 +353,9 @@ def _catalogue_from_path(path: str) -> Catalogue:
     return load_catalogue(path)
 
 
+CATALOGUE_ENV = "MOMBASA_CATALOGUE"  # the variable naming another default catalogue
+
+
 @cache
 def default_catalogue() -> Catalogue:
     """The catalogue named by ``MOMBASA_CATALOGUE``, else the shipped reconstruction.
@@ -370,9 +373,6 @@ def default_catalogue() -> Catalogue:
     except CatalogueError as exc:
         reason = str(exc).removeprefix(f"{p}: ")
         raise CatalogueError(f"{CATALOGUE_ENV}={env}: {reason}") from None
-
-
-CATALOGUE_ENV = "MOMBASA_CATALOGUE"  # the variable naming another default catalogue
 
 
 __all__ = [
