@@ -119,11 +119,18 @@ def test_version(installed: Installed) -> None:
     assert done.stdout.strip() == f"mombasa-advisor {VERSION}"
 
 
-def test_analyse_a_dumped_position(installed: Installed) -> None:
+@pytest.fixture(scope="module")
+def position(installed: Installed) -> Path:
+    """A position dumped by the installed ``random-game`` (a player's decision), in the
+    folder the commands run from."""
     dumped = installed.run("random-game", "--players", "2", "--seed", "3", "--stop-at",
                            "90", "--dump-state", "pos.json")
     assert dumped.returncode == 0, dumped.stderr
-    done = installed.run("analyse", "pos.json", "--iterations", "200", "--seed", "1",
+    return installed.work / "pos.json"
+
+
+def test_analyse_a_dumped_position(installed: Installed, position: Path) -> None:
+    done = installed.run("analyse", position.name, "--iterations", "200", "--seed", "1",
                          "--json")
     assert done.returncode == 0, done.stderr
     answer = json.loads(done.stdout)
@@ -163,12 +170,12 @@ def test_an_optional_extra_is_named_when_missing(installed: Installed) -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_serve_plays_ai_seats_with_the_shipped_model(installed: Installed) -> None:
+def test_serve_plays_ai_seats_with_the_shipped_model(installed: Installed,
+                                                    position: Path) -> None:
     """The installed service: the page loads, an analysis answers 200, and an AI game's
     moves are the bots' own (no ``ai.error``: a failing search would have been replaced
     by a random move and said so there)."""
-    pos = json.loads((installed.work / "pos.json").read_text()) \
-        if (installed.work / "pos.json").exists() else None
+    pos = json.loads(position.read_text())
     with serving(installed.work / "games.db", installed.work / "serve.log",
                  env=installed.env(), mombasa=installed.mombasa, cwd=installed.work
                  ) as (_, base):
@@ -178,11 +185,6 @@ def test_serve_plays_ai_seats_with_the_shipped_model(installed: Installed) -> No
         assert scripts and all(httpx.get(base + s, timeout=10).status_code == 200
                                for s in scripts)
         assert httpx.get(f"{base}/v1/health", timeout=10).json()["version"] == VERSION
-        if pos is None:
-            dumped = installed.run("random-game", "--players", "2", "--seed", "3",
-                                   "--stop-at", "90", "--dump-state", "pos.json")
-            assert dumped.returncode == 0, dumped.stderr
-            pos = json.loads((installed.work / "pos.json").read_text())
         answer = httpx.post(f"{base}/v1/analyse", json={
             "state": pos, "limit": {"iterations": 100}, "multipv": 2}, timeout=60)
         assert answer.status_code == 200, answer.text
@@ -205,7 +207,7 @@ def test_serve_plays_ai_seats_with_the_shipped_model(installed: Installed) -> No
         assert "ai.error" not in json.dumps(health)
 
 
-def test_a_missing_model_stops_the_start(installed: Installed) -> None:
+def test_a_missing_model_stops_the_start(installed: Installed, position: Path) -> None:
     """A model named by MOMBASA_VALUE_MODEL that does not exist, and the shipped one
     removed from the installation: ``serve`` stops at once, in one line, and creates no
     database; ``analyse`` says the same."""
@@ -224,7 +226,7 @@ def test_a_missing_model_stops_the_start(installed: Installed) -> None:
         assert done.returncode == 1
         assert "the shipped value model is missing or damaged" in done.stderr
         assert "reinstall mombasa-advisor" in done.stderr and "Traceback" not in done.stderr
-        done = installed.run("analyse", "pos.json", "--iterations", "10")
+        done = installed.run("analyse", position.name, "--iterations", "10")
         assert done.returncode != 0 and "reinstall mombasa-advisor" in done.stderr
     finally:
         shutil.move(kept, model)
