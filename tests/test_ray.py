@@ -9,8 +9,8 @@ import pytest
 import ray
 
 import engine
-from benchmarks.positions import mid_game
 from search.arena import run_arena
+from search.bench.positions import mid_game
 from search.mcts import SearchConfig
 from search.parallel import ParallelMCTS
 

@@ -8,9 +8,9 @@ import random
 import pytest
 
 import engine
-from benchmarks.positions import mid_game
 from engine import apply_unchecked, legal_steps
 from search.arena import play_game, run_arena
+from search.bench.positions import mid_game
 from search.bot_specs import make_bot, parse_spec
 from search.evaluator import win_utilities
 from search.mcts import MCTS, SELECTS, Node, SearchConfig, subtree

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 import engine
-from benchmarks.positions import mid_game
 from engine.catalogue import DEFAULT_PATH as CATALOGUE_FILE
+from search.bench.positions import mid_game
 from search.bot_specs import make_bot
 from search.dataset import Dataset
 from search.evaluator import estimate_money, evaluate, money_estimate
