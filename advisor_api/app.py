@@ -88,11 +88,12 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 class Service:
     """What the routes share: settings, the search pool, the store and the games."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, worker_tasks: str | None = None) -> None:
         self.settings = settings
         self.pool = WorkerPool(settings.workers, settings.max_queue, settings.grace,
                                max_tasks=settings.worker_max_tasks,
-                               max_rss_mb=settings.worker_max_rss_mb)
+                               max_rss_mb=settings.worker_max_rss_mb,
+                               extra_tasks=worker_tasks)
         self.limits = ClientLimits(
             settings.client_analyses, settings.client_games_per_minute,
             settings.client_ai_games, running=lambda g: g.ai_task is not None,
@@ -456,15 +457,17 @@ def check_installation() -> None:
     web.check_files()
 
 
-def create_app(db_path: str | None = None, settings: Settings | None = None) -> FastAPI:
+def create_app(db_path: str | None = None, settings: Settings | None = None, *,
+               worker_tasks: str | None = None) -> FastAPI:
     """The service. ``settings`` default to :meth:`Settings.from_env`; ``db_path``
     overrides the settings' database path. Checks the installation first
-    (:func:`check_installation`)."""
+    (:func:`check_installation`). ``worker_tasks`` (tests only): a module of more task
+    kinds for the search processes (:func:`advisor_api.worker.task_table`)."""
     check_installation()
     settings = settings or Settings.from_env()
     if db_path is not None:
         settings = settings.with_(db_path=str(db_path))
-    svc = Service(settings)
+    svc = Service(settings, worker_tasks)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -63,12 +63,13 @@ def _context() -> BaseContext:
 class Worker:
     """One search process and the parent's end of its pipe."""
 
-    def __init__(self, ctx: BaseContext, ident: int) -> None:
+    def __init__(self, ctx: BaseContext, ident: int, extra_tasks: str | None = None) -> None:
         parent, child = ctx.Pipe(duplex=True)
         self.ident = ident
         self.conn: Connection = parent
         self.proc: BaseProcess = ctx.Process(  # type: ignore[attr-defined]
-            target=worker_main, args=(child,), name=f"mombasa-search-{ident}", daemon=True)
+            target=worker_main, args=(child, extra_tasks), name=f"mombasa-search-{ident}",
+            daemon=True)
         self.proc.start()
         child.close()
         self.tasks = 0
@@ -112,10 +113,13 @@ class Ticket:
 
 
 class WorkerPool:
-    """``size`` search processes shared by every request of the service."""
+    """``size`` search processes shared by every request of the service.
+
+    ``extra_tasks`` (tests only): the dotted name of a module of more task kinds that
+    every process imports at start (:func:`advisor_api.worker.task_table`)."""
 
     def __init__(self, size: int, max_queue: int, grace: float, *, max_tasks: int = 0,
-                 max_rss_mb: float = 0) -> None:
+                 max_rss_mb: float = 0, extra_tasks: str | None = None) -> None:
         self.size = size
         self.max_queue = max_queue
         self.grace = grace
@@ -124,6 +128,7 @@ class WorkerPool:
         #: Queue places background work (AI moves) may hold; the rest stay for requests.
         self.background_share = (max_queue + 1) // 2
         self._ctx = _context()
+        self.extra_tasks = extra_tasks
         self._idle: list[Worker] = []
         self._all: set[Worker] = set()
         self._queue: list[Ticket] = []
@@ -141,7 +146,7 @@ class WorkerPool:
     # -- life cycle ----------------------------------------------------------------------
     def _new_worker(self) -> Worker:
         """Start a process (blocking: run it in a thread)."""
-        return Worker(self._ctx, self._ident())
+        return Worker(self._ctx, self._ident(), self.extra_tasks)
 
     def _ident(self) -> int:
         self._next_id += 1
@@ -150,7 +155,8 @@ class WorkerPool:
     async def start(self) -> None:
         """Start the processes and wait until each answers (modules imported)."""
         idents = [self._ident() for _ in range(self.size)]
-        workers = await asyncio.to_thread(lambda: [Worker(self._ctx, i) for i in idents])
+        workers = await asyncio.to_thread(
+            lambda: [Worker(self._ctx, i, self.extra_tasks) for i in idents])
         self._all.update(workers)
         self.started = True
         await asyncio.gather(*(self._exchange(w, {"kind": "ping"}, 60.0, None, 0)

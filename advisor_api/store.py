@@ -315,10 +315,6 @@ class Store:
             return _drop_unused(db, [row[0]])
         return self._write(write)
 
-    def games_using(self, sha256: str) -> int:
-        """How many games play with the catalogue text ``sha256``."""
-        return self._read(lambda db: _games_using(db, sha256))
-
     # -- waiting for the database ------------------------------------------------------------
     def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn`` in one write transaction, committed on return (see the module's doc)."""

@@ -10,11 +10,19 @@ between tasks it is ignored.
 Kinds: ``analyse`` (ISMCTS of an observation; returns its root statistics, a
 :class:`search.parallel.RootStats`, and the exact solvers' plans for the decision),
 ``bot`` (a bot's whole move; returns an :class:`engine.Move`), ``ping`` (answers the
-process id), and for tests ``_sleep``, ``_raise``, ``_crash``, ``_grow``.
+process id).
+
+Extra kinds (tests only): :func:`worker_main` takes ``extra_tasks``, the dotted name of a
+module whose ``TASKS`` dict (kind -> function, as :data:`TASKS`) the process imports at
+start and adds to its own table. Only code that builds the pool passes it
+(``WorkerPool(..., extra_tasks=...)``, ``create_app(..., worker_tasks=...)``); no
+setting, environment variable or request names it. The tests' kinds (sleep, raise,
+crash, grow) live in ``tests/worker_tasks.py``.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import signal
 import time
@@ -56,7 +64,8 @@ def advisor_config(iterations: int | None, seconds: float | None,
     return search_config(iterations=iterations, time=seconds, seed=seed)
 
 
-def _stop_requested(conn: Connection) -> bool:
+def stop_requested(conn: Connection) -> bool:
+    """Whether the service sent \"stop\" (or went away) during the task."""
     try:
         return bool(conn.poll()) and conn.recv() == "stop"
     except (EOFError, OSError):  # the service is gone: stop too
@@ -79,7 +88,7 @@ def run_analysis(task: Task, conn: Connection | None = None) -> dict[str, Any]:
         nonlocal last
         if conn is None:
             return None
-        if _stop_requested(conn):
+        if stop_requested(conn):
             return False
         now = time.perf_counter()
         if every is not None and now - last >= every:
@@ -103,36 +112,10 @@ def _ping(task: Task, conn: Connection | None = None) -> int:
     return os.getpid()
 
 
-def _sleep(task: Task, conn: Connection | None = None) -> str:
-    """Sleep ``seconds`` (in steps of 10 ms, ending early on "stop" when ``stoppable``)."""
-    end = time.monotonic() + float(task.get("seconds", 1.0))
-    while (left := end - time.monotonic()) > 0:
-        if task.get("stoppable") and conn is not None and _stop_requested(conn):
-            return "stopped"
-        time.sleep(min(left, 0.01))
-    return "slept"
+TaskFn = Callable[[Task, Connection | None], Any]
 
-
-_BALLAST: list[bytes] = []
-
-
-def _grow(task: Task, conn: Connection | None = None) -> int:
-    """Keep ``mb`` more megabytes for the life of the process (tests of recycling)."""
-    _BALLAST.append(b"\x01" * (int(task.get("mb", 1)) << 20))
-    return len(_BALLAST)
-
-
-def _raise(task: Task, conn: Connection | None = None) -> str:
-    raise RuntimeError(task.get("message", "boom"))
-
-
-def _crash(task: Task, conn: Connection | None = None) -> str:
-    os._exit(3)
-
-
-TASKS: dict[str, Callable[[Task, Connection | None], Any]] = {
+TASKS: dict[str, TaskFn] = {
     "analyse": run_analysis, "bot": run_bot, "ping": _ping,
-    "_sleep": _sleep, "_raise": _raise, "_crash": _crash, "_grow": _grow,
 }
 
 
@@ -150,9 +133,20 @@ def rss_bytes() -> int:
         return int(peak if sys.platform == "darwin" else peak * 1024)
 
 
-def worker_main(conn: Connection) -> None:
-    """Serve tasks from ``conn`` until it closes."""
+def task_table(extra_tasks: str | None = None) -> dict[str, TaskFn]:
+    """The kinds this process runs: :data:`TASKS`, plus the ``TASKS`` of the module
+    ``extra_tasks`` (a dotted name, imported now; tests only, see the module's doc)."""
+    table = dict(TASKS)
+    if extra_tasks is not None:
+        table.update(importlib.import_module(extra_tasks).TASKS)
+    return table
+
+
+def worker_main(conn: Connection, extra_tasks: str | None = None) -> None:
+    """Serve tasks from ``conn`` until it closes (``extra_tasks``: see
+    :func:`task_table`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the service's to handle
+    tasks = task_table(extra_tasks)
     while True:
         try:
             task = conn.recv()
@@ -161,7 +155,7 @@ def worker_main(conn: Connection) -> None:
         if not isinstance(task, dict):  # a late "stop"
             continue
         try:
-            fn = TASKS[str(task.get("kind"))]
+            fn = tasks[str(task.get("kind"))]
             reply: tuple[str, Any] = ("done", fn(task, conn))
         except Exception as exc:  # the task failed; the process goes on
             reply = ("error", f"{type(exc).__name__}: {exc}")

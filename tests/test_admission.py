@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from advisor_api.app import Service, create_app
 from tests.service_process import serving
 from tests.test_api_helpers import mid_game, small_settings, state_json
+from tests.worker_tasks import WORKER_TASKS
 
 Scope = dict[str, Any]
 
@@ -40,8 +41,9 @@ def _as_clients(app: Any) -> Any:
 
 @contextlib.contextmanager
 def service(tmp: Path, **changes: Any) -> Iterator[tuple[TestClient, Service]]:
-    """A started service with small settings (``x-client`` header: who asks)."""
-    app = create_app(settings=small_settings(tmp, **changes))
+    """A started service with small settings (``x-client`` header: who asks; the test
+    task kinds of :mod:`tests.worker_tasks`)."""
+    app = create_app(settings=small_settings(tmp, **changes), worker_tasks=WORKER_TASKS)
     with TestClient(_as_clients(app)) as c:
         yield c, app.state.service
 

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 import engine
 from advisor_api.app import create_app
 from advisor_api.settings import LOCAL_HOSTS, Settings
+from tests.worker_tasks import WORKER_TASKS
 
 _CACHE: dict[tuple[str, bool], engine.State] = {}
 
@@ -31,8 +32,9 @@ def small_settings(tmp: Path, **changes: Any) -> Settings:
 
 @contextmanager
 def client(tmp: Path, **changes: Any) -> Iterator[TestClient]:
-    """A started service (its lifespan runs) with :func:`small_settings`."""
-    app = create_app(settings=small_settings(tmp, **changes))
+    """A started service (its lifespan runs) with :func:`small_settings`; its search
+    processes also run the test task kinds of :mod:`tests.worker_tasks`."""
+    app = create_app(settings=small_settings(tmp, **changes), worker_tasks=WORKER_TASKS)
     with TestClient(app) as c:
         yield c
 
