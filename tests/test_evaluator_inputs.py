@@ -1,0 +1,203 @@
+"""The evaluator (``search.evaluator``) on positions whose value follows exactly from its
+definition: the hand formula term by term (distinct weights, so that a weight used for
+another term, a wrong count or a wrong round shows), the learned model as the dot product
+of the model file's bucket weights with the feature row, the tempo, the win utilities,
+the rounds left, and invariance under relabelling the seats (issue 51).
+
+The position is ``tests/test_features.py``'s (P1's board described there).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+
+import pytest
+
+import engine
+from engine.state import ACTIONS, OVER, PLANNING, SETUP, State
+from search.evaluator import (
+    Weights,
+    book_run,
+    estimate_money,
+    evaluate,
+    money_estimate,
+    rounds_left,
+    terminal_utilities,
+    win_utilities,
+)
+from search.features import bucket, player_features
+from tests.builders import play_setup, start, with_player, with_state
+from tests.test_features import MODEL_FILE, built
+
+# Weights all different (and unlike the defaults) so each term is told apart.
+W = Weights(share_growth_per_round=1.3, round_unit=0.11, future_unit=0.07, book_run=0.013,
+            book_ahead=0.0017, track_progress=0.37, win_scale=4.0)
+
+
+def expected_p1(w: Weights) -> float:
+    """The hand formula for P1 of the built position, term by term (round 1, action
+    phase: 6.5 rounds left, 6 future rounds)."""
+    left, future = 6.5, 6
+    money = 17 + 6 + 6  # cash, diamond value (space 5), bookkeeping value (space 2)
+    # Shares per company: icons reached + part of the way to the next icon (times the
+    # track_progress weight) + share icons on every card owned (here the formula, unlike
+    # the learned features, counts C2's icon: Mombasa has D1, E4 and C2), each times the
+    # share value projected over the rounds left.
+    shares = [1 + w.track_progress / 3 + 3, 1 + w.track_progress * 2 / 3,
+              0 + w.track_progress / 2 + 1, 1 + 0]
+    values = [3, 5, 2, 7]
+    money += sum(n * (v + w.share_growth_per_round * left)
+                 for n, v in zip(shares, values, strict=True))
+    money += w.round_unit * (3 + 2)  # face up and unused: B1, the bookkeeper A9
+    # Units owned: coffee 8, bananas 5, helmets 2, bookkeeping 2 = 17 on 8 playable
+    # cards; 4 slots play half of them a round.
+    money += w.future_unit * 17 * (4 / 8) * future
+    # The run after the ink jar: 4 books (spaces 3-6), 23 - 6; one more book ahead (8).
+    money += w.book_run * (23 - 6) + w.book_ahead * (5 - 4)
+    return money
+
+
+def test_hand_formula_term_by_term() -> None:
+    s = built()
+    got = estimate_money(s, W)
+    assert got[0] == pytest.approx(expected_p1(W), rel=1e-12)
+    assert money_estimate(s, W, "hand") == got
+
+
+@pytest.mark.parametrize("term", ["share_growth_per_round", "round_unit", "future_unit",
+                                  "book_run", "book_ahead", "track_progress"])
+def test_each_weight_scales_its_own_term(term: str) -> None:
+    """Doubling one weight changes the estimate by exactly that term."""
+    s = built()
+    bigger = Weights(**{**{f: getattr(W, f) for f in W.__dataclass_fields__},
+                        term: 2 * getattr(W, term)})
+    assert estimate_money(s, bigger)[0] - estimate_money(s, W)[0] == pytest.approx(
+        expected_p1(bigger) - expected_p1(W), rel=1e-9, abs=1e-12)
+    assert expected_p1(bigger) != expected_p1(W)
+
+
+def test_hand_formula_in_the_last_round_and_after_ending() -> None:
+    """In round 7 no future round is left (no future units, no book run) and half a
+    round; a player who has ended has no face-up units left to use."""
+    s = with_state(built(), round=7)
+    p1 = 17 + 6 + 6 + sum(n * (v + W.share_growth_per_round * 0.5) for n, v in zip(
+        [1 + W.track_progress / 3 + 3, 1 + W.track_progress * 2 / 3,
+         W.track_progress / 2 + 1, 1], [3, 5, 2, 7], strict=True))
+    assert estimate_money(s, W)[0] == pytest.approx(p1 + W.round_unit * 5, rel=1e-12)
+    ended = with_player(s, 0, ended=True)
+    assert estimate_money(ended, W)[0] == pytest.approx(p1, rel=1e-12)
+
+
+def test_the_slots_open_on_the_bookkeeping_track_count() -> None:
+    """Ink on space 5 opens the 5th slot: 5 slots play 5 of the 8 cards a round."""
+    s = with_player(built(), 0, ink=5)
+    base = estimate_money(with_player(built(), 0, ink=5, diamond=3), W)[0]
+    # diamond 3: 4 slots (3 + ink), diamond 5: 5 slots; diamond value 3 vs 6.
+    got = estimate_money(s, W)[0]
+    assert got - base == pytest.approx((6 - 3) + W.future_unit * 17 * (5 / 8 - 4 / 8) * 6,
+                                       rel=1e-9)
+
+
+@pytest.mark.parametrize(("phase", "round_", "left"), [
+    (SETUP, 0, 7.0), (PLANNING, 1, 7.0), (ACTIONS, 1, 6.5), (PLANNING, 4, 4.0),
+    (ACTIONS, 7, 0.5), (OVER, 7, 0.0)])
+def test_rounds_left(phase: int, round_: int, left: float) -> None:
+    """The current round counts whole in setup and Planning, half in the action phase."""
+    assert rounds_left(with_state(start(2, 0), phase=phase, round=round_)) == left
+
+
+def test_book_run_counts_the_books_right_after_the_ink_jar() -> None:
+    books = ((), (), (), (1,), (2,), (), (3,))
+    assert book_run(books, 2) == 2
+    assert book_run(books, 4) == 0
+    assert book_run(books, 5) == 1
+    assert book_run(((), (1,), (2,)), 0) == 2  # up to the last space
+
+
+def test_learned_estimate_is_the_bucket_weights_times_the_features() -> None:
+    """The shipped model, read from its file here: the estimate of each player is the
+    dot product of its bucket's weights with its feature row (in file order)."""
+    raw = json.loads(MODEL_FILE.read_text())
+    assert "residual" not in raw  # a linear model: the test below is the whole of it
+    for s in (built(), with_state(built(), phase=PLANNING, round=3)):
+        n, r, ph = bucket(s)
+        w = raw["buckets"][f"{n}/{r}/{ph}"]
+        rows = player_features(s)
+        expected = [math.fsum(a * b for a, b in zip(w, row, strict=True)) for row in rows]
+        assert money_estimate(s, W, "learned") == pytest.approx(expected, rel=1e-9)
+
+
+def test_evaluate_adds_the_tempo_to_the_player_about_to_act() -> None:
+    s = built()
+    money = estimate_money(s, W)
+    util, got = evaluate(s, W, "hand", tempo=2.5)
+    assert got == pytest.approx([money[0] + 2.5, money[1]])
+    scale = W.win_scale * (1 + 6.5)
+    e = [math.exp((m - max(got)) / scale) for m in got]
+    assert util == pytest.approx([x / sum(e) for x in e], rel=1e-12)
+    # P2 to act: the tempo goes to P2.
+    s2 = with_state(s, todo=(("act", 1),), turn=1)
+    assert s2.decision.player == 1
+    assert evaluate(s2, W, "hand", tempo=2.5)[1] == pytest.approx([money[0],
+                                                                   money[1] + 2.5])
+    # No tempo at a decision that is not an action (Planning).
+    planning = play_setup(2, 0)
+    assert planning.decision.kind == "plan"
+    assert evaluate(planning, W, "hand", tempo=2.5)[1] == estimate_money(planning, W)
+
+
+def test_win_utilities_are_a_softmax_of_the_money() -> None:
+    u = win_utilities([10.0, 14.0, 6.0], 4.0)
+    e = [math.exp(-1.0), 1.0, math.exp(-2.0)]
+    assert u == pytest.approx([x / sum(e) for x in e], rel=1e-12)
+    assert win_utilities([5.0, 5.0], 3.0) == [0.5, 0.5]
+
+
+def test_a_finished_game_is_scored_exactly() -> None:
+    s = start(2, 0)
+    rng = random.Random(3)
+    while not s.is_over():
+        s = engine.apply_unchecked(s, engine.random_step(s, rng))
+    totals = [float(sc.total) for sc in engine.score(s)]
+    util, money = evaluate(s, W, "hand", tempo=9.0)
+    assert money == totals and money_estimate(s, W, "learned") == totals
+    assert util == terminal_utilities(s)
+    best = max(totals)
+    k = totals.count(best)
+    assert util == [1 / k if t == best else 0.0 for t in totals]
+
+
+def test_a_shared_win_is_split() -> None:
+    s = start(2, 0)
+    rng = random.Random(3)
+    while not s.is_over():
+        s = engine.apply_unchecked(s, engine.random_step(s, rng))
+    totals = [sc.total for sc in engine.score(s)]
+    lead = totals[0] - totals[1]
+    tied = with_player(s, 1, cash=s.players[1].cash + lead)
+    assert [sc.total for sc in engine.score(tied)] == [totals[0]] * 2
+    assert terminal_utilities(tied) == [0.5, 0.5]
+
+
+def _swap(s: State) -> State:
+    """The same position with the seats' boards exchanged (no one's decision)."""
+    return with_state(s, players=(s.players[1], s.players[0]), phase=PLANNING)
+
+
+@pytest.mark.parametrize("evaluator", ["hand", "learned"])
+def test_relabelling_the_seats_relabels_the_evaluation(evaluator: str) -> None:
+    """Nothing depends on a seat's number: swapping the two boards swaps every
+    player's money and utility; raising one player's cash raises its own estimate
+    (by exactly 1 pound for the hand formula) and leaves the other's unchanged."""
+    s = with_state(built(), phase=PLANNING)
+    util, money = evaluate(s, W, evaluator)
+    util2, money2 = evaluate(_swap(s), W, evaluator)
+    assert money2 == pytest.approx(money[::-1], rel=1e-12)
+    assert util2 == pytest.approx(util[::-1], rel=1e-12)
+    richer = with_player(s, 1, cash=s.players[1].cash + 1)
+    m = evaluate(richer, W, evaluator)[1]
+    assert m[0] == pytest.approx(money[0], rel=1e-12)
+    if evaluator == "hand":
+        assert m[1] == pytest.approx(money[1] + 1, rel=1e-12)
