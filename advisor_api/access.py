@@ -27,17 +27,22 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Annotated, Any
 
-from fastapi import Depends, FastAPI, Security
+from fastapi import APIRouter, Depends, FastAPI, Security
 from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 import engine
-from advisor_api.errors import Conflict, Forbidden, InvalidInput, Unauthorized
+from advisor_api.errors import (
+    Conflict,
+    Forbidden,
+    InvalidInput,
+    Unauthorized,
+    UnsupportedMediaType,
+)
 from advisor_api.schemas import ERRORS
 
 if TYPE_CHECKING:
@@ -220,10 +225,11 @@ def can_undo(game: Game, seat: int | None) -> bool:
 
 # -- JSON only ----------------------------------------------------------------------------
 
-def document_json_only(app: FastAPI) -> None:
+def document_json_only(router: FastAPI | APIRouter) -> None:
     """Add the 415 answer of :class:`JsonOnly` to every POST, PUT and PATCH route under
-    ``/v1/`` of the OpenAPI document."""
-    for route in app.routes:
+    ``/v1/`` of the OpenAPI document: the routes of ``router`` itself (call it on each
+    router before it is included: an included router's routes are not the app's)."""
+    for route in router.routes:
         if (isinstance(route, APIRoute) and route.path.startswith("/v1/")
                 and (route.methods or set()) & JsonOnly.METHODS):
             route.responses.setdefault(415, ERRORS[415])
@@ -251,14 +257,9 @@ class JsonOnly:
                         and b"transfer-encoding" not in headers)
             if media != "application/json" and not bodiless:
                 shown = repr(raw[:80]) if raw else "none"
-                body = json.dumps({
-                    "error": "unsupported-media-type",
-                    "message": f"Content-Type must be application/json (got {shown}): "
-                               "requests that change something take JSON bodies only",
-                    "field": "content-type"}).encode()
-                await send({"type": "http.response.start", "status": 415,
-                            "headers": [(b"content-type", b"application/json"),
-                                        (b"content-length", str(len(body)).encode())]})
-                await send({"type": "http.response.body", "body": body})
+                refused = UnsupportedMediaType(
+                    f"Content-Type must be application/json (got {shown}): requests "
+                    "that change something take JSON bodies only", field="content-type")
+                await refused.response()(scope, receive, send)
                 return
         await self.app(scope, receive, send)

@@ -1,12 +1,36 @@
 """Errors of the service: each carries its HTTP status and a readable message.
 
 Every error answer has the same JSON body (:class:`advisor_api.schemas.ErrorBody`):
-``{"error": <code>, "message": <sentence>, "field": <where, or null>, ...}``.
+``{"error": <code>, "message": <sentence>, "field": <where, or null>, ...}``, built by
+:func:`error_body` and answered by :func:`error_response` (routes, exception handlers
+and the ASGI middlewares alike).
+
+>>> error_body("conflict", "the game is over", "seat")
+{'error': 'conflict', 'message': 'the game is over', 'field': 'seat'}
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from starlette.responses import JSONResponse
+
+
+def error_body(code: str, message: str, field: str | None = None,
+               **extra: Any) -> dict[str, Any]:
+    """The JSON body of every error answer; ``extra`` keys (``invariants``, ``errors``)
+    follow ``field``, those that are None left out."""
+    out: dict[str, Any] = {"error": code, "message": message, "field": field}
+    out.update((k, v) for k, v in extra.items() if v is not None)
+    return out
+
+
+def error_response(status: int, code: str, message: str, field: str | None = None, *,
+                   headers: dict[str, str] | None = None, **extra: Any) -> JSONResponse:
+    """An error answer (:func:`error_body`); also an ASGI app, for the middlewares that
+    answer before the routes (``await error_response(...)(scope, receive, send)``)."""
+    return JSONResponse(error_body(code, message, field, **extra), status_code=status,
+                        headers=headers)
 
 
 class ApiError(Exception):
@@ -27,13 +51,14 @@ class ApiError(Exception):
         self.errors = errors
 
     def body(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"error": self.code, "message": self.message,
-                               "field": self.field}
-        if self.invariants is not None:
-            out["invariants"] = self.invariants
-        if self.errors is not None:
-            out["errors"] = self.errors
-        return out
+        return error_body(self.code, self.message, self.field, invariants=self.invariants,
+                          errors=self.errors)
+
+    def response(self) -> JSONResponse:
+        """The error answer: its status, :meth:`body` and headers."""
+        return error_response(self.status, self.code, self.message, self.field,
+                              headers=self.headers, invariants=self.invariants,
+                              errors=self.errors)
 
 
 class InvalidInput(ApiError):

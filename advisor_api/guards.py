@@ -27,7 +27,6 @@ it through a visitor's browser:
 from __future__ import annotations
 
 import ipaddress
-import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import urlsplit
@@ -35,6 +34,7 @@ from urllib.parse import urlsplit
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 
+from advisor_api.errors import error_response
 from advisor_api.settings import LOCAL_HOSTS, Settings
 
 Scope = MutableMapping[str, Any]
@@ -99,14 +99,6 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-async def _refuse(send: Send, status: int, error: str, message: str) -> None:
-    body = json.dumps({"error": error, "message": message, "field": None}).encode()
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode())]})
-    await send({"type": "http.response.body", "body": body})
-
-
 def _shown(value: str) -> str:
     return value if len(value) <= 100 else value[:100] + "..."
 
@@ -131,10 +123,10 @@ class HostCheck:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008})
             return
-        await _refuse(send, 400, "bad-host", (
+        await error_response(400, "bad-host", (
             f"Host {_shown(raw)!r} is not a name this service answers to (refused against "
             "DNS rebinding); allow it with MOMBASA_ALLOWED_HOSTS or mombasa serve "
-            "--allow-host"))
+            "--allow-host"))(scope, receive, send)
 
 
 def origin_key(origin: str) -> tuple[str, int | None] | None:
@@ -185,10 +177,10 @@ class OriginCheck:
                 or same_origin(origin, _header(scope, b"host") or ""):
             await self.app(scope, receive, send)
             return
-        await _refuse(send, 403, "cross-origin", (
+        await error_response(403, "cross-origin", (
             f"Origin {_shown(origin)!r} may not change anything here: a page of another "
             "site than this service (allow its origin with MOMBASA_CORS_ORIGINS); nothing "
-            "was changed"))
+            "was changed"))(scope, receive, send)
 
 
 def install(app: FastAPI, settings: Settings) -> None:

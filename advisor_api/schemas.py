@@ -5,8 +5,9 @@ Requests forbid unknown fields, so a misspelt field is a 422 naming it.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
+from fastapi import Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 SEED_MAX = (1 << 63) - 1
@@ -211,6 +212,11 @@ class ChanceRequest(_Request):
 class UndoRequest(_Request):
     seat: int | None = Field(None, ge=1, le=4, description="seat whose view to answer with "
                              "(default: the token's seat)")
+
+
+#: The query parameter ``seat`` of a game's view and its event stream.
+OptionalSeatQuery = Annotated[int | None, Query(ge=1, le=4, description=(
+    "the seat whose view (1-4; default the game's perspective seat)"))]
 
 
 class SeatOut(_Answer):
