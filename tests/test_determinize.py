@@ -160,3 +160,32 @@ def test_unknown_starting_tiles_come_from_the_tiles_nobody_holds(players: int) -
                 # Over 8 samples, more than one hand of tiles shows up: not a fixed deal.
                 assert len(drawn) > max(len(p.tile_options) for p in seen)
     assert checked > 0
+
+
+def test_the_chance_generator_is_a_64_bit_state() -> None:
+    """The state format holds a 64-bit unsigned generator (``engine.serialize``): every
+    determinization's is one, and they spread over the whole range."""
+    obs = observe(_planned(2, 4, 2), 1)
+    rngs = [determinize(obs, random.Random(k)).rng for k in range(64)]
+    assert all(0 <= x < 1 << 64 for x in rngs)
+    assert any(x >= 1 << 63 for x in rngs)
+
+
+@pytest.mark.parametrize("viewer", [0, 1])
+def test_written_records_are_never_shared(viewer: int) -> None:
+    """Copy on write (``State.player_mut``): a state handed out owns none of its player
+    records, so writing one through ``player_mut`` copies it first; neither the
+    observation nor a determinization may write into the state it came from."""
+    s = _planned(2, 4, 2)
+    cash = [p.cash for p in s.players]
+    obs = observe(s, viewer)
+    for i in range(2):
+        obs.state.player_mut(i).cash += 100
+    assert [p.cash for p in s.players] == cash
+    obs = observe(s, viewer)
+    seen = [p.cash for p in obs.state.players]
+    d = determinize(obs, random.Random(1))
+    for i in range(2):
+        d.player_mut(i).cash += 100
+    assert [p.cash for p in obs.state.players] == seen
+    assert [p.cash for p in s.players] == cash

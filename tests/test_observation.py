@@ -295,3 +295,19 @@ def test_a_hidden_plan_never_holds_a_share_card_its_planner_holds() -> None:
         assert len(drawn) == 2
         assert not any((shares >> c) & 1 for c in drawn), f"sample {k}: {drawn}"
         assert d.players[planner].hand & shares == shares
+
+
+def test_a_missing_seat_is_named_from_1() -> None:
+    s = engine.new_game(players=2, seed=1)
+    with pytest.raises(ValueError, match=r"^viewer: no seat 3 in a 2-player game$"):
+        observe(s, 2)
+
+
+def test_observations_print_and_hash_by_seat() -> None:
+    """The repr names the seat P1-P4; equal observations hash alike, and the two seats'
+    observations of one position (different values) hash apart."""
+    s = engine.new_game(players=2, seed=1)
+    assert repr(observe(s, 1)).startswith("Observation(viewer=P2, state=<State ")
+    assert hash(observe(s, 0)) == hash(observe(s, 0))
+    assert observe(s, 0) != observe(s, 1)
+    assert hash(observe(s, 0)) != hash(observe(s, 1))
