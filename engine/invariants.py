@@ -19,12 +19,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.rules import CHANCE_OPS, OP_KINDS
+from engine.rules import PENDING
+from engine.rules.pending import LIST_TYPES, THEN
 from engine.state import DEAD, HIDDEN, OVER, State, bits
 from engine.tables import tables
 
-# Work items that may stand first in ``todo`` of a state handed out by the rules.
-_FIRST_OPS = frozenset(OP_KINDS) | CHANCE_OPS
+# Work items that may stand first in ``todo`` of a state handed out by the rules: a
+# decision or a chance event.
+_FIRST_OPS = frozenset(op for op, p in PENDING.items() if p.entry != THEN)
+
+# Operation -> (the index in its item of the companies whose ousted trading posts are on
+# their way home, whether it holds several or one).
+_POSTS_HOME = {op: (p.arg_index(p.posts_home), dict(p.fields)[p.posts_home] in LIST_TYPES)
+               for op, p in PENDING.items() if p.posts_home}
 
 
 def check_invariants(s: State) -> list[str]:
@@ -66,19 +73,14 @@ def _check_posts(s: State, out: list[str]) -> None:
         return
     pending = [0] * n_comp
     for item in s.todo:
-        op = item[0]
-        if op == "enter" and len(item) > 5:
-            for o in item[5]:
-                if 0 <= o < n_comp:
-                    pending[o] += 1
-                else:
-                    out.append(f"todo item {item!r}: ousted company {o} does not exist")
-        elif op == "oust" and len(item) > 2:
-            o = item[2]
+        k, several = _POSTS_HOME.get(item[0], (len(item), False))
+        if k >= len(item):
+            continue
+        for o in item[k] if several else (item[k],):
             if 0 <= o < n_comp:
                 pending[o] += 1
             else:
-                out.append(f"todo item {item!r}: company {o} does not exist")
+                out.append(f"todo item {item!r}: ousted company {o} does not exist")
     on_map = [0] * n_comp
     for r, o in enumerate(s.owners):
         if o == -1:

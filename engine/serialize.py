@@ -18,7 +18,8 @@ from typing import Any
 from engine.catalogue import Catalogue, default_catalogue, load_catalogue
 from engine.invariants import check_invariants
 from engine.observation import Observation
-from engine.rules import CHANCE_EVENTS, OP_KINDS, ROUNDS
+from engine.rules import PENDING, ROUNDS
+from engine.rules.pending import CHANCE, ENTRY_KEYS, LIST_TYPES, THEN, Pending
 from engine.state import (
     ACTIONS,
     DEAD,
@@ -38,59 +39,13 @@ SCHEMA = "mombasa-state/2"
 SCHEMA_V1 = "mombasa-state/1"  # read (its "todo" list of interpreter items), not written
 OBS_SCHEMA = "mombasa-observation/1"
 
-# Work items: operation -> argument kinds after the player ("p" player, "c" company,
-# "i" integer, "r" regions, "o" companies, "x" a card, "s" book space).
-_ITEM_ARGS: dict[str, str] = {
-    "c_track": "c", "c_card": "i", "c_book": "i", "c_tile": "p", "tile": "", "rest": "",
-    "plan": "i", "act": "", "buy": "i", "alloc": "i", "enter": "ciro", "oust": "c",
-    "rmpost": "", "flip": "x", "ink": "xi", "spend": "i", "place": "", "track": "ci",
-    "finish": "b", "bonus_start": "",
-}
-_NO_PLAYER = {"reveal", "setup_tiles", "round", "prep"}
-
 # Version 2 describes the pending work in game terms: a list of entries, the first being
-# the decision due. Each is {"decision": kind, "player": n, ...} for a player's decision
-# (the kinds of ``OP_KINDS``), {"chance": step kind, ...} for a chance event (the step
-# kinds of ``CHANCE_EVENTS``), or {"then": what, ...} for what the rules carry out by
-# themselves once the entries before it are done (named here).
-_THEN_NAMES = {"track": "track-steps", "pay": "pay-rewards", "finish": "end-of-action",
-               "bonus_start": "starting-bonus", "reveal": "reveal",
-               "setup_tiles": "tile-reveal", "round": "new-round", "prep": "preparation"}
-# operation -> its arguments after the player: ((field, value type), ...).
-_PENDING_FIELDS: dict[str, tuple[tuple[str, str], ...]] = {
-    "c_track": (("company", "company"),),
-    "c_card": (("space", "dspace"),),
-    "c_book": (("space", "bspace"),),
-    "c_tile": (("seat", "seat"),),
-    "tile": (), "rest": (), "act": (), "rmpost": (), "place": (),
-    "plan": (("last_slot", "slot"),),
-    "buy": (("units", "int"),),
-    "alloc": (("units", "int"),),
-    "enter": (("company", "company"), ("points", "int"), ("entered", "regions"),
-              ("ousted", "companies")),
-    "order": (("company", "company"), ("pounds", "int"), ("diamonds", "int"),
-              ("bookkeeping", "int"), ("track_steps", "int")),
-    "oust": (("company", "company"),),
-    "flip": (("bookkeeper", "card"),),
-    "ink": (("bookkeeper", "card"), ("moved", "int")),
-    "spend": (("last_space", "bspace"),),
-    "track": (("company", "company"), ("steps", "int")),
-    "pay": (("pounds", "int"), ("diamonds", "int"), ("bookkeeping", "int")),
-    "finish": (("next_turn", "bool"),),
-    "bonus_start": (), "reveal": (), "setup_tiles": (), "round": (), "prep": (),
-}
-
-
-def _entry_name(op: str) -> tuple[str, str]:
-    """(key, name) of an operation's version-2 entry."""
-    if op in CHANCE_EVENTS:
-        return "chance", CHANCE_EVENTS[op]
-    if op in OP_KINDS:
-        return "decision", OP_KINDS[op]
-    return "then", _THEN_NAMES[op]
-
-
-_PENDING_OP = {_entry_name(op): op for op in _PENDING_FIELDS}
+# the decision due. Each is {"decision": kind, "player": n, ...} for a player's decision,
+# {"chance": step kind, ...} for a chance event, or {"then": what, ...} for what the rules
+# carry out by themselves once the entries before it are done; the other keys are the
+# operation's arguments. All of it is declared with the rules (``engine.rules.PENDING``);
+# version 1 wrote the interpreter's items, ``[operation, player, *arguments]``.
+_PENDING_OP = {(p.entry, p.name): op for op, p in PENDING.items()}
 
 # The keys of a state, of each player's part and of an observation: any other key is
 # refused (a typo would otherwise be silently ignored). Version 1 has "todo" for "pending".
@@ -106,23 +61,6 @@ _PLAYER_KEYS = frozenset({
     "diamond", "ink", "books", "flipped", "markers", "markers_total", "tile",
     "tile_options", "ended"})
 _OBS_KEYS = frozenset({"schema", "viewer", "state"})
-
-# Which work may be pending in each phase (engine/rules): setup deals, the starting
-# tiles and resting cards, then each seat's starting bonus (whose rewards may ask for a
-# post to remove, bookkeeping points to spend and books to place); Planning is only the
-# seats still planning and the reveal; the action phase is the turn player's action,
-# the work it left, the refills of the book display, and after the last turn the new
-# display cards and the next round.
-_PHASE_OPS = {
-    SETUP: frozenset({"c_track", "c_card", "c_book", "c_tile", "tile", "setup_tiles",
-                      "rest", "bonus_start", "round", "track", "rmpost", "finish",
-                      "spend", "place"}),
-    PLANNING: frozenset({"plan", "reveal"}),
-    ACTIONS: frozenset({"act", "buy", "alloc", "enter", "order", "oust", "rmpost",
-                        "flip", "ink", "spend", "place", "track", "pay", "finish",
-                        "c_book", "c_card", "prep", "round"}),
-}
-
 
 class StateFormatError(ValueError):
     """A JSON state/observation that is malformed or breaks an invariant (names the field)."""
@@ -215,12 +153,11 @@ def _tile_out(cat: Catalogue, t: int) -> int | str | None:
 
 def _pending_out(cat: Catalogue, item: tuple[Any, ...]) -> dict[str, Any]:
     """One work item in game terms (version 2)."""
-    key, name = _entry_name(item[0])
-    fields = _PENDING_FIELDS[item[0]]
-    out: dict[str, Any] = {key: name}
-    if key != "chance" and item[0] not in _NO_PLAYER:
+    p = PENDING[item[0]]
+    out: dict[str, Any] = {p.entry: p.name}
+    if p.player:
         out["player"] = item[1] + 1
-    for (field, kind), value in zip(fields, item[2:], strict=True):
+    for (field, kind), value in zip(p.fields, item[p.args_at:], strict=True):
         out[field] = _value_out(cat, kind, value)
     return out
 
@@ -258,6 +195,7 @@ class _Reader:
         self.dspace_ix = {name: i for i, name in enumerate(self.dspace_names)}
         self.bspace_ix = {name: i for i, name in enumerate(self.bspace_names)}
         self.regions = [reg.id for reg in cat.regions]
+        self.companies = [c.id for c in cat.companies]
         self.bonus_spaces = [sp.id for sp in cat.bonus_spaces]
         self.company_set = frozenset(c.id for c in cat.companies)
         self.region_set = frozenset(self.regions)
@@ -362,6 +300,45 @@ def _tile_in(cat: Catalogue, v: Any, field: str) -> int:
 def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = True) -> State:
     """Build a state from its JSON form; raises :class:`StateFormatError` naming the field
     (or, with ``check``, the first invariant it breaks: a card in two places...)."""
+    version, queue = _schema(obj)
+    cat = _catalogue_of(obj, catalogue)
+    r = _reader(cat)
+    s = State.__new__(State)
+    s._legal = None
+    s._decision = None
+    s.cat = cat
+    _seats_in(s, obj)
+    s.players = _players_in(r, obj, s.n)
+    _posts_in(s, r, obj)
+    _cards_and_books_in(s, r, obj)
+    paths = _queue_in(s, r, obj, version)
+    s.pool = _int(_get(obj, "pool", ""), "pool", 0, 99)
+    s.turn_books = tuple(r.book(b, f"turn_books[{i}]")
+                         for i, b in enumerate(_list(_get(obj, "turn_books", ""), "turn_books")))
+    s.revealed = _bool(_get(obj, "revealed", ""), "revealed")
+    rng = _get(obj, "rng", "")
+    if isinstance(rng, bool) or not (isinstance(rng, int) or
+                                     (isinstance(rng, str) and rng.isdigit())):
+        raise StateFormatError(f"rng: expected an integer string, got {rng!r}")
+    s.rng = int(rng)
+    if not 0 <= s.rng < 1 << 64:
+        raise StateFormatError("rng: must be a 64-bit unsigned integer")
+    s._own = 0
+    if s.phase != OVER and not s.todo:
+        raise StateFormatError(f"{queue}: a game that is not over needs a pending decision")
+    if s.todo and PENDING[s.todo[0][0]].entry == THEN:
+        raise StateFormatError(f"{queue}[0]: {PENDING[s.todo[0][0]].name!r} is not a "
+                               "decision or chance event")
+    _check_turn(s, _Paths(paths, version == SCHEMA_V1))
+    if check:
+        broken = check_invariants(s)
+        if broken:
+            raise StateFormatError(f"invariant: {broken[0]}")
+    return s
+
+
+def _schema(obj: Any) -> tuple[str, str]:
+    """The state's schema version and the key of its pending work; refuses unknown keys."""
     if not isinstance(obj, dict):
         raise StateFormatError("state: expected a JSON object")
     version = obj.get("schema")
@@ -374,24 +351,26 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
         raise StateFormatError(f"{other}: unknown key ({version} lists its pending work "
                                f"under {queue!r})")
     _known_keys(obj, _STATE_KEYS_V1 if version == SCHEMA_V1 else _STATE_KEYS_V2, "")
-    cat = catalogue
-    if cat is None:
-        path = obj.get("catalogue")
-        if path is not None and not isinstance(path, str):
-            raise StateFormatError("catalogue: expected a file path or null")
-        try:
-            cat = load_catalogue(path) if path else default_catalogue()
-        except (OSError, ValueError) as exc:
-            # No path: the default catalogue, whose error names MOMBASA_CATALOGUE.
-            what = f"cannot load {path!r}: " if path else ""
-            raise StateFormatError(f"catalogue: {what}{exc}") from None
-    r = _reader(cat)
-    t = tables(cat)
-    comp = [c.id for c in cat.companies]
-    s = State.__new__(State)
-    s._legal = None
-    s._decision = None
-    s.cat = cat
+    return version, queue
+
+
+def _catalogue_of(obj: dict[str, Any], catalogue: Catalogue | None) -> Catalogue:
+    """The catalogue given, else the one the state names (else the default)."""
+    if catalogue is not None:
+        return catalogue
+    path = obj.get("catalogue")
+    if path is not None and not isinstance(path, str):
+        raise StateFormatError("catalogue: expected a file path or null")
+    try:
+        return load_catalogue(path) if path else default_catalogue()
+    except (OSError, ValueError) as exc:
+        # No path: the default catalogue, whose error names MOMBASA_CATALOGUE.
+        what = f"cannot load {path!r}: " if path else ""
+        raise StateFormatError(f"catalogue: {what}{exc}") from None
+
+
+def _seats_in(s: State, obj: dict[str, Any]) -> None:
+    """The number of players, the setup, the phase, the round and the seats of turn order."""
     s.n = _int(_get(obj, "players", ""), "players", 2, 4)
     s.variable = _bool(_get(obj, "variable", ""), "variable")
     phase = _get(obj, "phase", "")
@@ -403,57 +382,71 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     nf = obj.get("next_first")
     s.next_first = -1 if nf is None else _int(nf, "next_first", 1, s.n) - 1
     s.turn = _int(_get(obj, "turn", ""), "turn", 1, s.n) - 1
+
+
+def _players_in(r: _Reader, obj: dict[str, Any], n: int) -> tuple[PlayerState, ...]:
     pls = _get(obj, "player_states", "")
-    if not isinstance(pls, list) or len(pls) != s.n:
-        raise StateFormatError(f"player_states: expected a list of {s.n} players")
-    players = []
-    for i, pj in enumerate(pls):
-        f = f"player_states[{i}]"
-        _known_keys(pj, _PLAYER_KEYS, f)
-        p = PlayerState.__new__(PlayerState)
-        p._measures = None
-        p.cash = _int(_get(pj, "cash", f), f"{f}.cash")
-        p.hand = r.cards(_get(pj, "hand", f), f"{f}.hand")
-        slots = _get(pj, "slots", f)
-        if not isinstance(slots, list) or len(slots) != cat.max_slots:
-            raise StateFormatError(f"{f}.slots: expected {cat.max_slots} entries")
-        p.slots = tuple(r.card(c, f"{f}.slots[{k}]") for k, c in enumerate(slots))
-        p.used = r.cards(_get(pj, "used", f), f"{f}.used")
-        p.tiles = r.cards(_get(pj, "tiles", f), f"{f}.tiles")
-        p.reserved = r.cards(_get(pj, "reserved", f), f"{f}.reserved")
-        p.plus1_on = r.card(_get(pj, "plus1_on", f), f"{f}.plus1_on")
-        resting = _get(pj, "resting", f)
-        if not isinstance(resting, list) or len(resting) != cat.max_slots:
-            raise StateFormatError(f"{f}.resting: expected {cat.max_slots} decks")
-        p.resting = tuple(
-            tuple(_real_card(r, c, f"{f}.resting[{k}][{j}]")
-                  for j, c in enumerate(_list(deck, f"{f}.resting[{k}]")))
-            for k, deck in enumerate(resting)
-        )
-        track = _get(pj, "track", f)
-        _known_keys(track, r.company_set, f"{f}.track", "company")
-        p.track = tuple(_int(_get(track, cid, f"{f}.track"), f"{f}.track.{cid}", 0, 99)
-                        for cid in comp)
-        p.diamond = _int(_get(pj, "diamond", f), f"{f}.diamond", 0, t.dia_last)
-        p.ink = _int(_get(pj, "ink", f), f"{f}.ink", 0, t.bk_last)
-        books = _get(pj, "books", f)
-        if not isinstance(books, list) or len(books) != len(cat.bookkeeping_values):
-            raise StateFormatError(
-                f"{f}.books: expected {len(cat.bookkeeping_values)} book stacks")
-        p.books = tuple(tuple(r.book(b, f"{f}.books[{k}][{j}]")
-                              for j, b in enumerate(_list(st, f"{f}.books[{k}]")))
-                        for k, st in enumerate(books))
-        p.flipped = r.books(_get(pj, "flipped", f), f"{f}.flipped")
-        p.markers = _int(_get(pj, "markers", f), f"{f}.markers", 0, cat.markers_per_colour)
-        p.markers_total = _int(_get(pj, "markers_total", f), f"{f}.markers_total", 0,
-                               cat.markers_per_colour)
-        p.tile = _tile_in(cat, _get(pj, "tile", f), f"{f}.tile")
-        p.tile_options = tuple(
-            _tile_in(cat, x, f"{f}.tile_options[{k}]")
-            for k, x in enumerate(_list(_get(pj, "tile_options", f), f"{f}.tile_options")))
-        p.ended = _bool(_get(pj, "ended", f), f"{f}.ended")
-        players.append(p)
-    s.players = tuple(players)
+    if not isinstance(pls, list) or len(pls) != n:
+        raise StateFormatError(f"player_states: expected a list of {n} players")
+    return tuple(_player_in(r, pj, f"player_states[{i}]") for i, pj in enumerate(pls))
+
+
+def _player_in(r: _Reader, pj: Any, f: str) -> PlayerState:
+    """One player's part (at path ``f``)."""
+    cat = r.cat
+    t = tables(cat)
+    _known_keys(pj, _PLAYER_KEYS, f)
+    p = PlayerState.__new__(PlayerState)
+    p._measures = None
+    p.cash = _int(_get(pj, "cash", f), f"{f}.cash")
+    p.hand = r.cards(_get(pj, "hand", f), f"{f}.hand")
+    slots = _get(pj, "slots", f)
+    if not isinstance(slots, list) or len(slots) != cat.max_slots:
+        raise StateFormatError(f"{f}.slots: expected {cat.max_slots} entries")
+    p.slots = tuple(r.card(c, f"{f}.slots[{k}]") for k, c in enumerate(slots))
+    p.used = r.cards(_get(pj, "used", f), f"{f}.used")
+    p.tiles = r.cards(_get(pj, "tiles", f), f"{f}.tiles")
+    p.reserved = r.cards(_get(pj, "reserved", f), f"{f}.reserved")
+    p.plus1_on = r.card(_get(pj, "plus1_on", f), f"{f}.plus1_on")
+    resting = _get(pj, "resting", f)
+    if not isinstance(resting, list) or len(resting) != cat.max_slots:
+        raise StateFormatError(f"{f}.resting: expected {cat.max_slots} decks")
+    p.resting = tuple(
+        tuple(_real_card(r, c, f"{f}.resting[{k}][{j}]")
+              for j, c in enumerate(_list(deck, f"{f}.resting[{k}]")))
+        for k, deck in enumerate(resting)
+    )
+    track = _get(pj, "track", f)
+    _known_keys(track, r.company_set, f"{f}.track", "company")
+    p.track = tuple(_int(_get(track, cid, f"{f}.track"), f"{f}.track.{cid}", 0, 99)
+                    for cid in r.companies)
+    p.diamond = _int(_get(pj, "diamond", f), f"{f}.diamond", 0, t.dia_last)
+    p.ink = _int(_get(pj, "ink", f), f"{f}.ink", 0, t.bk_last)
+    books = _get(pj, "books", f)
+    if not isinstance(books, list) or len(books) != len(cat.bookkeeping_values):
+        raise StateFormatError(
+            f"{f}.books: expected {len(cat.bookkeeping_values)} book stacks")
+    p.books = tuple(tuple(r.book(b, f"{f}.books[{k}][{j}]")
+                          for j, b in enumerate(_list(st, f"{f}.books[{k}]")))
+                    for k, st in enumerate(books))
+    p.flipped = r.books(_get(pj, "flipped", f), f"{f}.flipped")
+    p.markers = _int(_get(pj, "markers", f), f"{f}.markers", 0, cat.markers_per_colour)
+    p.markers_total = _int(_get(pj, "markers_total", f), f"{f}.markers_total", 0,
+                           cat.markers_per_colour)
+    p.tile = _tile_in(cat, _get(pj, "tile", f), f"{f}.tile")
+    p.tile_options = tuple(
+        _tile_in(cat, x, f"{f}.tile_options[{k}]")
+        for k, x in enumerate(_list(_get(pj, "tile_options", f), f"{f}.tile_options")))
+    p.ended = _bool(_get(pj, "ended", f), f"{f}.ended")
+    return p
+
+
+def _posts_in(s: State, r: _Reader, obj: dict[str, Any]) -> None:
+    """The trading posts: the companies' bases (and their share values), the map's owners
+    and the posts removed."""
+    cat = r.cat
+    t = tables(cat)
+    comp = r.companies
     bases = _get(obj, "bases", "")
     _known_keys(bases, r.company_set, "bases", "company")
     out_bases = []
@@ -480,6 +473,12 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     _known_keys(rp, r.company_set, "removed_posts", "company")
     s.removed_posts = tuple(_int(_get(rp, cid, "removed_posts"), f"removed_posts.{cid}", 0, 15)
                             for cid in comp)
+
+
+def _cards_and_books_in(s: State, r: _Reader, obj: dict[str, Any]) -> None:
+    """The card display and piles, the book display, its coins and supply, the round
+    track's coins, the bonus spaces and the company tracks dealt."""
+    cat = r.cat
     disp = _get(obj, "display", "")
     _known_keys(disp, r.dspace_ix, "display", "display space")
     s.display = tuple(r.card(_get(disp, name, "display"), f"display.{name}")
@@ -510,7 +509,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     _known_keys(tracks, r.company_set, "tracks", "company")
     track_ids = {tr.id: tr.index for tr in cat.tracks}
     tl = []
-    for cid in comp:
+    for cid in r.companies:
         v = _get(tracks, cid, "tracks")
         if v is None:
             tl.append(-1)
@@ -519,12 +518,19 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
         else:
             raise StateFormatError(f"tracks.{cid}: unknown track {v!r}")
     s.tracks = tuple(tl)
+
+
+def _queue_in(s: State, r: _Reader, obj: dict[str, Any], version: str) -> list[str]:
+    """The pending work (version 1's items or version 2's entries) into ``s.todo``;
+    returns the path of each item in the file."""
     if version == SCHEMA_V1:
+        queue = "todo"
         todo = _get(obj, "todo", "")
         if not isinstance(todo, list):
             raise StateFormatError("todo: expected a list of work items")
         s.todo = tuple(_item_in(it, f"todo[{i}]", s.n) for i, it in enumerate(todo))
     else:
+        queue = "pending"
         pending = _get(obj, "pending", "")
         if not isinstance(pending, list):
             raise StateFormatError("pending: expected a list")
@@ -536,29 +542,7 @@ def state_from_json(obj: Any, catalogue: Catalogue | None = None, check: bool = 
     if s.todo != todo_then:  # the seats added stand for the first entry
         added = len(s.todo) - len(todo_then)
         paths[1:1] = [paths[0]] * added
-    s.pool = _int(_get(obj, "pool", ""), "pool", 0, 99)
-    s.turn_books = tuple(r.book(b, f"turn_books[{i}]")
-                         for i, b in enumerate(_list(_get(obj, "turn_books", ""), "turn_books")))
-    s.revealed = _bool(_get(obj, "revealed", ""), "revealed")
-    rng = _get(obj, "rng", "")
-    if isinstance(rng, bool) or not (isinstance(rng, int) or
-                                     (isinstance(rng, str) and rng.isdigit())):
-        raise StateFormatError(f"rng: expected an integer string, got {rng!r}")
-    s.rng = int(rng)
-    if not 0 <= s.rng < 1 << 64:
-        raise StateFormatError("rng: must be a 64-bit unsigned integer")
-    s._own = 0
-    if s.phase != OVER and not s.todo:
-        raise StateFormatError(f"{queue}: a game that is not over needs a pending decision")
-    if s.todo and s.todo[0][0] not in OP_KINDS and not s.todo[0][0].startswith("c_"):
-        raise StateFormatError(f"{queue}[0]: {_entry_name(s.todo[0][0])[1]!r} is not a "
-                               "decision or chance event")
-    _check_turn(s, queue, paths, version == SCHEMA_V1)
-    if check:
-        broken = check_invariants(s)
-        if broken:
-            raise StateFormatError(f"invariant: {broken[0]}")
-    return s
+    return paths
 
 
 def _simultaneous_planning(todo: tuple[Any, ...], first: int, n: int) -> tuple[Any, ...]:
@@ -576,37 +560,58 @@ def _simultaneous_planning(todo: tuple[Any, ...], first: int, n: int) -> tuple[A
     return (todo[0], *later, ("reveal",)) + todo[1:]
 
 
-def _check_turn(s: State, queue: str, paths: list[str], v1: bool) -> None:
+class _Paths:
+    """Where each pending item and its parts stand in the file: ``pending[3].player`` (or
+    version 1's ``todo[3][1]``)."""
+
+    def __init__(self, paths: list[str], v1: bool) -> None:
+        self.queue = "todo" if v1 else "pending"
+        self.items = paths
+        self.v1 = v1
+
+    def player(self, i: int) -> str:
+        return f"{self.items[i]}[1]" if self.v1 else f"{self.items[i]}.player"
+
+    def arg(self, i: int, p: Pending, field: str) -> str:
+        return f"{self.items[i]}[{p.arg_index(field)}]" if self.v1 else f"{self.items[i]}.{field}"
+
+
+def _check_turn(s: State, at: _Paths) -> None:
     """Whose turn it is agrees with the phase and the pending work, as the rules keep it
     (engine/rules): raises :class:`StateFormatError` naming the field.
 
     * Setup (round 0): no turn has begun, so ``turn`` and ``first`` are seat 1 and
-      ``next_first`` is null; each seat has at most one starting-tile, resting-cards and
-      starting-bonus entry; starting bonuses never pass the turn (``next_turn`` false).
-    * Planning (rounds 1-7): the pending work is the seats still planning, each once, then
-      the reveal, and nothing else; nobody has ended an action phase yet and
-      ``next_first`` is null (the new round took it over).
+      ``next_first`` is null.
+    * Planning (rounds 1-7): nobody has ended an action phase yet and ``next_first`` is
+      null (the new round took it over).
     * Action phase (rounds 1-7): every entry with a player is the turn player's (only
       the turn player acts; its action's work all stays its own), and that seat has not
-      ended its action phase; the action decision is only ever first; every action
-      passes the turn when done (``next_turn`` true); ``next_first`` is not ``first``
-      (the first player may not take the first-player space).
+      ended its action phase; ``next_first`` is not ``first`` (the first player may not
+      take the first-player space).
     * Over: after round 7, nothing pending.
+    * The pending entries as their declarations say (``engine.rules.PENDING``): which
+      may be pending in the phase, those each seat has once (the starting tile, resting
+      cards, starting bonus, plan), arguments the phase decides (an action passes the
+      turn, a starting bonus does not), the action decision only ever first, and the
+      reveal after the seats still planning, with nothing after it.
     """
-    def player_path(i: int) -> str:
-        return f"{paths[i]}[1]" if v1 else f"{paths[i]}.player"
-
-    def arg_path(i: int, name: str, index: int) -> str:
-        return f"{paths[i]}[{index}]" if v1 else f"{paths[i]}.{name}"
-
-    phase = PHASE_NAMES[s.phase]
     if s.phase == OVER:
         if s.round != ROUNDS:
             raise StateFormatError(f"round: the game is over after round {ROUNDS}, "
                                    f"got {s.round}")
         if s.todo:
-            raise StateFormatError(f"{queue}: the game is over, nothing is pending")
+            raise StateFormatError(f"{at.queue}: the game is over, nothing is pending")
         return
+    _check_round_and_seats(s)
+    _check_entries(s, at)
+    if s.phase == ACTIONS:
+        _check_turn_player(s, at)
+
+
+def _check_round_and_seats(s: State) -> None:
+    """The round, the seats of turn order and the ended action phases agree with the
+    phase (setup, planning or actions)."""
+    phase = PHASE_NAMES[s.phase]
     if s.phase == SETUP:
         if s.round != 0:
             raise StateFormatError(f"round: must be 0 during setup, got {s.round}")
@@ -627,54 +632,62 @@ def _check_turn(s: State, queue: str, paths: list[str], v1: bool) -> None:
     elif s.next_first == s.first:
         raise StateFormatError("next_first: the first player may not take the "
                                "first-player space (next_first equals first)")
-    allowed = _PHASE_OPS[s.phase]
-    seen: dict[tuple[str, int], int] = {}
+
+
+def _check_entries(s: State, at: _Paths) -> None:
+    """Each pending entry as its declaration says (``engine.rules.PENDING``)."""
+    phase = PHASE_NAMES[s.phase]
+    seen: set[tuple[str, int]] = set()
     for i, item in enumerate(s.todo):
-        op = item[0]
-        if op not in allowed:
-            raise StateFormatError(f"{paths[i]}: {_entry_name(op)[1]!r} is never pending "
+        p = PENDING[item[0]]
+        if s.phase not in p.phases:
+            raise StateFormatError(f"{at.items[i]}: {p.name!r} is never pending "
                                    f"during {phase}")
-        if op in ("tile", "rest", "bonus_start", "plan"):
-            if (op, item[1]) in seen:
-                raise StateFormatError(f"{player_path(i)}: seat {item[1] + 1} has two "
-                                       f"{_entry_name(op)[1]!r} entries")
-            seen[op, item[1]] = i
-        if op == "finish" and bool(item[2]) != (s.phase == ACTIONS):
-            raise StateFormatError(
-                f"{arg_path(i, 'next_turn', 2)}: must be "
-                + ("true in the action phase (an action passes the turn)" if s.phase == ACTIONS
-                   else "false during setup (a starting bonus passes no turn)"))
-    if s.phase == PLANNING:
-        # The first entry is a plan (a decision); the reveal follows the last plan.
-        ops = [item[0] for item in s.todo]
-        if "reveal" not in ops:
-            raise StateFormatError(f"{queue}: during planning the reveal follows the seats "
-                                   "still planning")
-        after = ops.index("reveal") + 1
+        if p.once_per_seat:
+            if (p.op, item[1]) in seen:
+                raise StateFormatError(f"{at.player(i)}: seat {item[1] + 1} has two "
+                                       f"{p.name!r} entries")
+            seen.add((p.op, item[1]))
+        for fixed in p.fixed:
+            if fixed.phase == s.phase and item[p.arg_index(fixed.field)] != fixed.value:
+                raise StateFormatError(f"{at.arg(i, p, fixed.field)}: must be {fixed.must}")
+    ops = [item[0] for item in s.todo]
+    for p in _CLOSING:
+        if s.phase not in p.phases:
+            continue
+        if p.op not in ops:
+            raise StateFormatError(f"{at.queue}: during {phase} the {p.name} follows "
+                                   f"{p.closes}")
+        after = ops.index(p.op) + 1
         if after < len(ops):
-            raise StateFormatError(f"{paths[after]}: nothing follows the reveal during "
-                                   "planning")
-    elif s.phase == ACTIONS:
-        for i, item in enumerate(s.todo):
-            if _op_player(item) < 0:
-                continue
-            if item[1] != s.turn:
-                raise StateFormatError(f"{player_path(i)}: P{item[1] + 1}'s entry in the "
-                                       f"action phase, but it is P{s.turn + 1}'s turn "
-                                       f"(turn {s.turn + 1})")
-            if item[0] == "act" and i:
-                raise StateFormatError(f"{paths[i]}: the action decision is only ever the "
-                                       "first pending entry")
-        if any(_op_player(item) >= 0 for item in s.todo) and s.players[s.turn].ended:
-            raise StateFormatError(f"player_states[{s.turn}].ended: P{s.turn + 1} has work "
-                                   "pending on its turn, so it has not ended its action phase")
+            raise StateFormatError(f"{at.items[after]}: nothing follows the {p.name} "
+                                   f"during {phase}")
 
 
-def _op_player(item: tuple[Any, ...]) -> int:
-    """The seat of a work item (-1: chance, or work of no player)."""
-    if item[0] in _NO_PLAYER or item[0] in CHANCE_EVENTS:
-        return NOBODY
-    return int(item[1])
+# The entries that close the queue of their phases (the reveal, in Planning).
+_CLOSING = tuple(p for p in PENDING.values() if p.closes)
+
+
+def _check_turn_player(s: State, at: _Paths) -> None:
+    """In the action phase only the turn player acts: every entry with a player is the
+    turn player's, and that seat has not ended its action phase; the action decision is
+    only ever first."""
+    seated = False
+    for i, item in enumerate(s.todo):
+        p = PENDING[item[0]]
+        if not p.player:
+            continue
+        seated = True
+        if item[1] != s.turn:
+            raise StateFormatError(f"{at.player(i)}: P{item[1] + 1}'s entry in the "
+                                   f"action phase, but it is P{s.turn + 1}'s turn "
+                                   f"(turn {s.turn + 1})")
+        if p.first_only and i:
+            raise StateFormatError(f"{at.items[i]}: the {p.name} {p.entry} is only ever the "
+                                   "first pending entry")
+    if seated and s.players[s.turn].ended:
+        raise StateFormatError(f"player_states[{s.turn}].ended: P{s.turn + 1} has work "
+                               "pending on its turn, so it has not ended its action phase")
 
 
 def _real_card(r: _Reader, v: Any, field: str) -> int:
@@ -696,30 +709,30 @@ def _pending_in(r: _Reader, v: Any, field: str, n: int) -> tuple[Any, ...]:
     """One version-2 entry back to the interpreter's work item."""
     if not isinstance(v, dict):
         raise StateFormatError(f"{field}: expected an object")
-    keys = [k for k in ("decision", "chance", "then") if k in v]
+    keys = [k for k in ENTRY_KEYS if k in v]
     if len(keys) != 1:
         raise StateFormatError(f"{field}: expected exactly one of 'decision', 'chance', "
                                "'then'")
     key = keys[0]
-    op = _PENDING_OP.get((key, v[key]))
+    op = _PENDING_OP.get((key, v[key])) if isinstance(v[key], str) else None
     if op is None:
         known = sorted(name for k, name in _PENDING_OP if k == key)
         raise StateFormatError(f"{field}.{key}: unknown {v[key]!r} (expected one of "
                                f"{', '.join(known)})")
-    fields = _PENDING_FIELDS[op]
-    allowed = {key, *(f for f, _ in fields)}
-    if key != "chance" and op not in _NO_PLAYER:
+    p = PENDING[op]
+    allowed = {key, *(f for f, _ in p.fields)}
+    if p.player:
         allowed.add("player")
     extra = sorted(set(v) - allowed)
     if extra:
         raise StateFormatError(f"{field}.{extra[0]}: unknown key (not a field of "
                                f"{v[key]!r})")
-    if op in _NO_PLAYER:
+    if p.seatless:
         return (op,)
-    player = NOBODY if key == "chance" else _int(_get(v, "player", field),
-                                                   f"{field}.player", 1, n) - 1
+    player = NOBODY if not p.player else _int(_get(v, "player", field),
+                                              f"{field}.player", 1, n) - 1
     out: list[Any] = [op, player]
-    for name, kind in fields:
+    for name, kind in p.fields:
         out.append(_value_in(r, kind, _get(v, name, field), f"{field}.{name}", n))
     return tuple(out)
 
@@ -755,31 +768,33 @@ def _value_in(r: _Reader, kind: str, v: Any, field: str, n: int) -> Any:
 
 
 def _item_in(v: Any, field: str, n: int) -> tuple[Any, ...]:
+    """One version-1 item, ``[operation, player, *arguments]`` (its arguments as the
+    interpreter keeps them: indices, lists of indices and booleans)."""
     if not isinstance(v, list) or not v or not isinstance(v[0], str):
         raise StateFormatError(f"{field}: expected [operation, player, ...]")
     op = v[0]
-    if op in _NO_PLAYER:
+    p = PENDING.get(op)
+    if p is None or not p.in_v1:
+        raise StateFormatError(f"{field}: unknown operation {op!r}")
+    if p.seatless:
         if len(v) != 1:
             raise StateFormatError(f"{field}: {op!r} takes no arguments")
         return (op,)
-    if op not in _ITEM_ARGS:
-        raise StateFormatError(f"{field}: unknown operation {op!r}")
-    kinds = _ITEM_ARGS[op]
-    if len(v) != 2 + len(kinds):
-        raise StateFormatError(f"{field}: {op!r} takes {1 + len(kinds)} arguments")
-    if (v[1] is None) != (op in CHANCE_EVENTS):
+    if len(v) != 2 + len(p.fields):
+        raise StateFormatError(f"{field}: {op!r} takes {1 + len(p.fields)} arguments")
+    chance = p.entry == CHANCE
+    if (v[1] is None) != chance:
         raise StateFormatError(f"{field}[1]: " + ("a chance event has no player (null)"
-                                                  if op in CHANCE_EVENTS else
-                                                  "expected a player number"))
+                                                  if chance else "expected a player number"))
     player = -1 if v[1] is None else _int(v[1], f"{field}[1]", 1, n) - 1
     out: list[Any] = [op, player]
-    for j, (kind, value) in enumerate(zip(kinds, v[2:], strict=True)):
+    for j, ((_, kind), value) in enumerate(zip(p.fields, v[2:], strict=True)):
         f = f"{field}[{j + 2}]"
-        if kind in ("r", "o"):
+        if kind in LIST_TYPES:
             if not isinstance(value, list):
                 raise StateFormatError(f"{f}: expected a list")
             out.append(tuple(_int(x, f, 0, 99) for x in value))
-        elif kind == "b":
+        elif kind == "bool":
             out.append(bool(value))
         else:
             out.append(_int(value, f, -1, 1 << 20))

@@ -22,6 +22,11 @@ outcomes (``SKIP``) together:
 * :mod:`engine.rules.bonus`: bonus spaces and tiles;
 * :mod:`engine.rules.common`: the work queue, bases, track steps and rewards they share.
 
+Each module also declares the work-queue operations it owns (``PENDING``,
+:class:`engine.rules.pending.Pending`): their arguments, entry names and the phases they
+may be pending in. :data:`PENDING` collects them; the decision of each operation, the
+state format (:mod:`engine.serialize`) and the invariants read them from there.
+
 Rules decisions are listed in ``docs/rules.md``; comments cite the rules texts.
 """
 
@@ -46,6 +51,7 @@ from engine.rules import (
 )
 from engine.rules.common import _new
 from engine.rules.expansion import entry_costs, reward_order_asked
+from engine.rules.pending import CHANCE, DECISION, THEN, Pending, collect
 from engine.rules.setup_and_rounds import ROUNDS, book_candidates, stack_layer
 from engine.steps import Step
 
@@ -53,24 +59,23 @@ if TYPE_CHECKING:
     from engine.state import State
 
 __all__ = [
-    "CHANCE_EVENTS", "CHANCE_OPS", "OP_KINDS", "ROUNDS", "IllegalStep", "apply",
+    "CHANCE_EVENTS", "CHANCE_OPS", "OP_KINDS", "PENDING", "ROUNDS", "IllegalStep", "apply",
     "apply_unchecked", "chance_outcomes", "decide_as", "decision", "entry_costs", "legal_steps",
     "random_step", "reward_order_asked", "run_automatic", "sample_chance",
 ]
 
+# Work-queue operation -> its declaration, from the rules module that owns it.
+PENDING: dict[str, Pending] = collect(
+    setup_and_rounds.PENDING, planning.PENDING, actions.PENDING, goods.PENDING,
+    expansion.PENDING, bookkeeping.PENDING,
+)
+
 # Chance operation -> the kind of the chance step it deals.
-CHANCE_EVENTS = {"c_track": "deal-track", "c_card": "deal-card", "c_book": "deal-book",
-                 "c_tile": "deal-tile"}
+CHANCE_EVENTS = {op: p.name for op, p in PENDING.items() if p.entry == CHANCE}
 CHANCE_OPS = frozenset(CHANCE_EVENTS)
 
-
-OP_KINDS = {  # work-queue operation -> the kind of decision it asks for
-    "tile": "starting-tile", "rest": "resting-cards", "plan": "plan", "act": "action",
-    "buy": "goods-buy", "alloc": "goods-track", "enter": "expansion",
-    "order": "reward-order", "oust": "oust-return",
-    "rmpost": "remove-post", "flip": "bookkeeper-flip", "ink": "ink-jar",
-    "spend": "bookkeeping-points", "place": "place-book",
-}
+# Work-queue operation -> the kind of decision it asks for.
+OP_KINDS = {op: p.name for op, p in PENDING.items() if p.entry == DECISION}
 
 
 class IllegalStep(ValueError):
@@ -91,23 +96,9 @@ def decision(s: State) -> Decision:
     return d
 
 
-def _plain(s: State, item: Item) -> Decision:
-    return Decision(OP_KINDS[item[0]], item[1])
-
-
 # Decisions every seat takes at once: each seat's item is queued, the run of them at the
-# front of the queue is the group still deciding (planning.py, setup.py).
-SIMULTANEOUS_OPS = frozenset({"plan", "tile"})
-
-
-def _seats(s: State, op: str) -> tuple[int, ...]:
-    """The seats of the run of ``op`` items at the front of the queue, in queue order."""
-    seats = []
-    for item in s.todo:
-        if item[0] != op:
-            break
-        seats.append(item[1])
-    return tuple(seats)
+# front of the queue is the group still deciding (planning.py, setup_and_rounds.py).
+SIMULTANEOUS_OPS = frozenset(op for op, p in PENDING.items() if p.simultaneous)
 
 
 def decide_as(s: State, player: int) -> State:
@@ -140,29 +131,15 @@ def decide_as(s: State, player: int) -> State:
     return n
 
 
-def _chance(s: State, item: Item) -> Decision:
-    return Decision("chance", NOBODY, event=CHANCE_EVENTS[item[0]], target=item[2])
+def _chance(event: str) -> Callable[[State, Item], Decision]:
+    """The decision of a chance event dealing ``event`` steps to its one argument."""
+    return lambda s, item: Decision("chance", NOBODY, event=event, target=item[2])
 
 
+# Operation first in the queue -> the decision it asks for (declared with it).
 _DECISION_OF: dict[str, Callable[[State, Item], Decision]] = {
-    "tile": lambda s, item: Decision("starting-tile", item[1], seats=_seats(s, "tile")),
-    "rest": _plain, "act": _plain,
-    "rmpost": lambda s, item: Decision(
-        "remove-post", item[1], ousted=tuple(i[2] for i in s.todo if i[0] == "oust")),
-    "plan": lambda s, item: Decision("plan", item[1], slot=item[2], seats=_seats(s, "plan")),
-    "buy": lambda s, item: Decision("goods-buy", item[1], units=item[2]),
-    "alloc": lambda s, item: Decision("goods-track", item[1], units=item[2]),
-    "enter": lambda s, item: Decision("expansion", item[1], company=item[2],
-                                      points=item[3], entered=item[4], ousted=item[5]),
-    "order": lambda s, item: Decision("reward-order", item[1], company=item[2],
-                                      points=item[3]),
-    "oust": lambda s, item: Decision("oust-return", item[1], company=item[2]),
-    "flip": lambda s, item: Decision("bookkeeper-flip", item[1], card=item[2]),
-    "ink": lambda s, item: Decision("ink-jar", item[1], card=item[2], moved=item[3]),
-    "spend": lambda s, item: Decision("bookkeeping-points", item[1], points=s.pool,
-                                      space=item[2]),
-    "place": lambda s, item: Decision("place-book", item[1], books=s.turn_books),
-    **{op: _chance for op in CHANCE_OPS},
+    **{op: p.decision for op, p in PENDING.items() if p.decision is not None},
+    **{op: _chance(event) for op, event in CHANCE_EVENTS.items()},
 }
 
 
@@ -367,3 +344,9 @@ _SKIP: dict[str, Callable[[State, Item], bool]] = {
     **expansion.SKIP,
     **bookkeeping.SKIP,
 }
+
+# Every operation the rules handle is declared (PENDING), and every one declared is
+# handled: a decision or chance event has its legal steps, other work is automatic.
+assert set(_LEGAL) | set(_AUTO) | set(_SKIP) <= set(PENDING), set(_LEGAL) - set(PENDING)
+assert all((op in _LEGAL) == (p.entry != THEN) and (op in _AUTO) == (p.entry == THEN)
+           for op, p in PENDING.items()), "an operation's declaration and rules disagree"

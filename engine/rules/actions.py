@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from engine.decision import Decision
 from engine.player_board import face_up
-from engine.primitives import Item, bits
+from engine.primitives import ACTIONS, Item, bits
 from engine.rules.bonus import bonus_steps
 from engine.rules.common import _new, subsets
+from engine.rules.pending import DECISION, Pending
 from engine.steps import Step
 from engine.tables import tables
 
@@ -46,6 +48,12 @@ def _legal_act(s: State, item: Item) -> list[Step]:
     else:
         out.append(_new(Step, ("end", -1, -1, -1)))
     return out
+
+
+PENDING = (
+    Pending("act", DECISION, "action", frozenset({ACTIONS}), first_only=True,
+            decision=lambda s, item: Decision("action", item[1])),
+)
 
 
 LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {

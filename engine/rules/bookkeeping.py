@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from engine.decision import Decision
 from engine.player_board import measures
-from engine.primitives import Item, replace_at
+from engine.primitives import ACTIONS, SETUP, Item, replace_at
 from engine.rules.common import _new, collect_reward, replace_top
+from engine.rules.pending import DECISION, Pending
 from engine.steps import Step
 from engine.tables import tables
 
@@ -207,6 +209,24 @@ def _skip_place(s: State, item: Item) -> bool:
         return False
     s.todo = s.todo[1:]
     return True
+
+
+_ACTIONS = frozenset({ACTIONS})
+_SETUP_ACTIONS = frozenset({SETUP, ACTIONS})  # bookkeeping points of a starting bonus too
+
+PENDING = (
+    Pending("flip", DECISION, "bookkeeper-flip", _ACTIONS, (("bookkeeper", "card"),),
+            decision=lambda s, item: Decision("bookkeeper-flip", item[1], card=item[2])),
+    Pending("ink", DECISION, "ink-jar", _ACTIONS, (("bookkeeper", "card"), ("moved", "int")),
+            decision=lambda s, item: Decision("ink-jar", item[1], card=item[2],
+                                              moved=item[3])),
+    Pending("spend", DECISION, "bookkeeping-points", _SETUP_ACTIONS,
+            (("last_space", "bspace"),),
+            decision=lambda s, item: Decision("bookkeeping-points", item[1], points=s.pool,
+                                              space=item[2])),
+    Pending("place", DECISION, "place-book", _SETUP_ACTIONS,
+            decision=lambda s, item: Decision("place-book", item[1], books=s.turn_books)),
+)
 
 
 LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {

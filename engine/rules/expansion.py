@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.catalogue import Reward
+from engine.decision import Decision
 from engine.player_board import face_up
-from engine.primitives import DEAD, Item, bits, replace_at
+from engine.primitives import ACTIONS, DEAD, SETUP, Item, bits, replace_at
 from engine.rules.common import _new, collect_reward, replace_top, set_base, take_post
+from engine.rules.pending import DECISION, THEN, Pending
 from engine.steps import Step
 from engine.tables import Tables, tables
 
@@ -220,6 +222,31 @@ def _skip_rmpost(s: State, item: Item) -> bool:
         return False
     s.todo = s.todo[1:]
     return True
+
+
+_ACTIONS = frozenset({ACTIONS})
+_REWARDS = ("pounds", "int"), ("diamonds", "int"), ("bookkeeping", "int")
+
+PENDING = (
+    Pending("enter", DECISION, "expansion", _ACTIONS,
+            (("company", "company"), ("points", "int"), ("entered", "regions"),
+             ("ousted", "companies")), posts_home="ousted",
+            decision=lambda s, item: Decision("expansion", item[1], company=item[2],
+                                              points=item[3], entered=item[4],
+                                              ousted=item[5])),
+    Pending("order", DECISION, "reward-order", _ACTIONS,
+            (("company", "company"), *_REWARDS, ("track_steps", "int")), in_v1=False,
+            decision=lambda s, item: Decision("reward-order", item[1], company=item[2],
+                                              points=item[3])),
+    Pending("pay", THEN, "pay-rewards", _ACTIONS, _REWARDS, in_v1=False),
+    Pending("oust", DECISION, "oust-return", _ACTIONS, (("company", "company"),),
+            posts_home="company",
+            decision=lambda s, item: Decision("oust-return", item[1], company=item[2])),
+    # A reward's post removal: the starting bonus's too.
+    Pending("rmpost", DECISION, "remove-post", frozenset({SETUP, ACTIONS}),
+            decision=lambda s, item: Decision(
+                "remove-post", item[1], ousted=tuple(i[2] for i in s.todo if i[0] == "oust"))),
+)
 
 
 LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {

@@ -6,9 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from engine.decision import Decision
 from engine.player_board import card_price
-from engine.primitives import Item, bits, replace_at
+from engine.primitives import ACTIONS, SETUP, Item, bits, replace_at
 from engine.rules.common import _new, replace_top, track_step
+from engine.rules.pending import DECISION, THEN, Pending
 from engine.steps import Step
 from engine.tables import tables
 
@@ -111,6 +113,19 @@ def _skip_alloc(s: State, item: Item) -> bool:
         return False
     s.todo = s.todo[1:]  # every track is blocked: the remaining units are lost
     return True
+
+
+_ACTIONS = frozenset({ACTIONS})
+
+PENDING = (
+    Pending("buy", DECISION, "goods-buy", _ACTIONS, (("units", "int"),),
+            decision=lambda s, item: Decision("goods-buy", item[1], units=item[2])),
+    Pending("alloc", DECISION, "goods-track", _ACTIONS, (("units", "int"),),
+            decision=lambda s, item: Decision("goods-track", item[1], units=item[2])),
+    # Track steps of any reward, the starting bonus's too.
+    Pending("track", THEN, "track-steps", frozenset({SETUP, ACTIONS}),
+            (("company", "company"), ("steps", "int"))),
+)
 
 
 LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {

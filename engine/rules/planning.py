@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from engine.decision import Decision
 from engine.player_board import available_slots
-from engine.primitives import Item, replace_at
+from engine.primitives import PLANNING, Item, replace_at
 from engine.rules.common import _new, replace_top
+from engine.rules.pending import DECISION, Pending, seats_deciding
 from engine.steps import Step
 from engine.tables import tables
 
@@ -47,6 +49,14 @@ def _ap_plan(s: State, item: Item, step: Step) -> None:
 
 def _ap_ready(s: State, item: Item, step: Step) -> None:
     s.todo = s.todo[1:]
+
+
+PENDING = (
+    Pending("plan", DECISION, "plan", frozenset({PLANNING}), (("last_slot", "slot"),),
+            once_per_seat=True, simultaneous=True,
+            decision=lambda s, item: Decision("plan", item[1], slot=item[2],
+                                              seats=seats_deciding(s, "plan"))),
+)
 
 
 LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {

@@ -9,8 +9,20 @@ from collections.abc import Callable
 from itertools import permutations
 from typing import TYPE_CHECKING
 
-from engine.primitives import ACTIONS, HIDDEN, NOBODY, OVER, PLANNING, Item, bits, replace_at
+from engine.decision import Decision
+from engine.primitives import (
+    ACTIONS,
+    HIDDEN,
+    NOBODY,
+    OVER,
+    PLANNING,
+    SETUP,
+    Item,
+    bits,
+    replace_at,
+)
 from engine.rules.common import _new, collect_reward, replace_top
+from engine.rules.pending import CHANCE, DECISION, THEN, Fixed, Pending, seats_deciding
 from engine.steps import Step
 from engine.tables import tables
 
@@ -287,6 +299,35 @@ def _skip_c_book(s: State, item: Item) -> bool:
         return False
     s.todo = s.todo[1:]
     return True
+
+
+_SETUP = frozenset({SETUP})
+_SETUP_ACTIONS = frozenset({SETUP, ACTIONS})
+
+PENDING = (
+    Pending("c_track", CHANCE, "deal-track", _SETUP, (("company", "company"),)),
+    Pending("c_card", CHANCE, "deal-card", _SETUP_ACTIONS, (("space", "dspace"),)),
+    Pending("c_book", CHANCE, "deal-book", _SETUP_ACTIONS, (("space", "bspace"),)),
+    Pending("c_tile", CHANCE, "deal-tile", _SETUP, (("seat", "seat"),)),
+    Pending("tile", DECISION, "starting-tile", _SETUP, once_per_seat=True, simultaneous=True,
+            decision=lambda s, item: Decision("starting-tile", item[1],
+                                              seats=seats_deciding(s, "tile"))),
+    Pending("setup_tiles", THEN, "tile-reveal", _SETUP, seatless=True),
+    Pending("rest", DECISION, "resting-cards", _SETUP, once_per_seat=True,
+            decision=lambda s, item: Decision("resting-cards", item[1])),
+    Pending("bonus_start", THEN, "starting-bonus", _SETUP, once_per_seat=True),
+    # The end of an action (or of a starting bonus): the bookkeeping it left, the book
+    # display's refills, then the next turn: only an action passes the turn.
+    Pending("finish", THEN, "end-of-action", _SETUP_ACTIONS, (("next_turn", "bool"),), fixed=(
+        Fixed("next_turn", ACTIONS, True,
+              "true in the action phase (an action passes the turn)"),
+        Fixed("next_turn", SETUP, False,
+              "false during setup (a starting bonus passes no turn)"))),
+    Pending("reveal", THEN, "reveal", frozenset({PLANNING}), seatless=True,
+            closes="the seats still planning"),
+    Pending("round", THEN, "new-round", _SETUP_ACTIONS, seatless=True),
+    Pending("prep", THEN, "preparation", frozenset({ACTIONS}), seatless=True),
+)
 
 
 LEGAL: dict[str, Callable[[State, Item], list[Step]]] = {
