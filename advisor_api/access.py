@@ -46,7 +46,7 @@ from advisor_api.errors import (
 from advisor_api.schemas import ERRORS
 
 if TYPE_CHECKING:
-    from advisor_api.games import Game
+    from advisor_api.game_model import Game
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]

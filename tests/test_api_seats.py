@@ -323,7 +323,7 @@ def test_delete_a_game(service: tuple[TestClient, Any]) -> None:
     c, svc = service
     g = _new(c, [{"kind": "ai", "bot": "mcts:time=1"}, {"kind": "human"}])
     gid = g["id"]
-    game = svc.games._games[gid]
+    game = svc.games.kept.in_memory[gid]
     assert g["ai"]["thinking"] and game.ai_task is not None
     assert c.delete(f"/v1/games/{gid}").status_code == 401
     assert c.delete(f"/v1/games/{gid}", headers=BAD).status_code == 403
@@ -356,7 +356,7 @@ def test_idle_games_expire(service: tuple[TestClient, Any]) -> None:
     assert r.status_code == 404 and "expired" in r.json()["message"]
     assert "MOMBASA_GAME_TTL_HOURS" in r.json()["message"]
     assert svc.store.load(a["id"]) is None
-    svc.games._games.clear()  # the sweep also finds games that are only in the database
+    svc.games.kept.in_memory.clear()  # the sweep also finds games that are only in the database
     gone = c.portal.call(svc.games.sweep)
     assert gone == [b["id"]]
     assert svc.store.load(b["id"]) is None and svc.store.load(kept["id"]) is not None

@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import StreamingResponse
 
 from advisor_api import access, sse
-from advisor_api.games import Game
+from advisor_api.game_model import Game
 from advisor_api.limits import CLIENT
 from advisor_api.schemas import OptionalSeatQuery, errors
 from advisor_api.service import Service, ServiceDep

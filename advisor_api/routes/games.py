@@ -12,7 +12,8 @@ import engine
 from advisor_api import access, catalogues, searches, web
 from advisor_api.analysis import make_plan, observation_for_decider
 from advisor_api.errors import Conflict
-from advisor_api.games import Game, deciders_text, score_json
+from advisor_api.game_model import Game
+from advisor_api.game_views import deciders_text, score_json
 from advisor_api.limits import CLIENT
 from advisor_api.schemas import (
     AnalyseResponse,

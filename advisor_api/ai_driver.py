@@ -1,0 +1,123 @@
+"""The AI seats of games in play mode: after every change, a background task per game
+moves its AI seats one after another (each move searched in the process pool, never on
+the event loop), until a person is to decide, a chance event is pending (the service
+deals it) or the game is over. A failed search plays a random move instead and says so
+in the game's ``ai.error``."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+
+import engine
+from advisor_api.bot_caps import bot_limit
+from advisor_api.errors import ApiError, Conflict
+from advisor_api.game_model import Game
+from advisor_api.game_moves import play
+from advisor_api.game_store import GameStore
+from advisor_api.pool import WorkerPool
+from advisor_api.settings import Settings
+from engine import Step
+from search.bots import RandomBot
+
+log = logging.getLogger("advisor_api.games")
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """An AI seat's turn as it was when its search started."""
+
+    player: int  # 0-based
+    spec: str  # the seat's bot
+    version: int  # the game's version (another change since: the move is dropped)
+    obs: engine.Observation
+    seed: int
+
+
+class AiDriver:
+    """Moves the AI seats of the games of ``games`` in the search pool."""
+
+    def __init__(self, games: GameStore, pool: WorkerPool, settings: Settings) -> None:
+        self.games = games
+        self.pool = pool
+        self.settings = settings
+
+    def kick(self, game: Game) -> None:
+        """Start the AI seats' background task if an AI seat is to move (play mode)."""
+        if game.mode != "play" or game.ai_task is not None:
+            return
+        if ai_to_move(game) is None:
+            return
+        game.ai_task = asyncio.ensure_future(self._loop(game))
+        game.notify()  # the AI thinks (the views say so)
+
+    async def _loop(self, game: Game) -> None:
+        """Move AI seats until none is to move; the game's task while it runs."""
+        me = asyncio.current_task()
+        try:
+            while True:
+                async with game.lock:
+                    turn = _turn(game)
+                if turn is None:
+                    return
+                steps = await self._search(game, turn)
+                async with game.lock:
+                    if game.version != turn.version:
+                        continue  # the game changed meanwhile (an undo): think again
+                    await self._play(game, turn, steps)
+                await self.games.touch(game)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # keep the service up; the game says what went wrong
+            log.exception("game %s: AI seat stopped", game.id)
+            game.ai_error = f"the AI stopped: {type(exc).__name__}: {exc}"
+        finally:
+            if game.ai_task is me:
+                game.ai_task = None
+                game.notify()  # done thinking
+
+    async def _search(self, game: Game, turn: _Turn) -> list[Step]:
+        """The bot's move, searched in the pool (a random move if the search fails)."""
+        task = {"kind": "bot", "spec": turn.spec, "seed": turn.seed,
+                "observation": engine.observation_to_json(turn.obs)}
+        try:
+            [move] = await self.pool.run([task], bot_limit(turn.spec, self.settings),
+                                         admit=False)
+            return list(move.steps)
+        except ApiError as exc:
+            log.warning("game %s: AI %s failed: %s", game.id, turn.spec, exc.message)
+            game.ai_error = f"{turn.spec}: {exc.message}; a random move was played"
+            return list(RandomBot(turn.seed).choose(turn.obs).steps)
+
+    async def _play(self, game: Game, turn: _Turn, steps: list[Step]) -> None:
+        """Apply and store the move (a random one instead if it is illegal); the
+        caller holds the game's lock."""
+        mark = len(game.history)
+        try:
+            rows = play(game, turn.player + 1, steps, "ai", True)
+        except Conflict as exc:
+            game.ai_error = f"{turn.spec} proposed an illegal move: {exc.message}"
+            log.error("game %s: %s", game.id, game.ai_error)
+            steps = list(RandomBot(turn.seed).choose(turn.obs).steps)
+            rows = play(game, turn.player + 1, steps, "ai", True)
+        await self.games.commit(game, rows, mark)
+
+
+def ai_to_move(game: Game) -> int | None:
+    """The AI seat to move next: the decider, or at a simultaneous decision any AI
+    seat still deciding (AI seats plan without waiting for the humans)."""
+    s = game.state
+    if s.is_over() or game.deleted:
+        return None
+    return next((p for p in s.decision.deciders if game.is_ai(p)), None)
+
+
+def _turn(game: Game) -> _Turn | None:
+    """The next AI seat's turn (None: no AI seat is to move); under the game's lock."""
+    player = ai_to_move(game)
+    if player is None:
+        return None
+    return _Turn(player, game.seats[player]["bot"], game.version,
+                 engine.observe(game.state, player),
+                 (game.seed * 7919 + len(game.history)) & ((1 << 62) - 1))

@@ -1,0 +1,353 @@
+"""Games kept: created, loaded from the database (replayed) and kept in memory, their
+changes stored, their activity noted, deleted when asked or when idle too long, and the
+chance events the service settles itself (:func:`deal`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+import engine
+from advisor_api import access
+from advisor_api.bot_caps import check_bot, default_bot
+from advisor_api.catalogues import CatalogueLibrary, is_default
+from advisor_api.errors import InvalidInput, NotFound, StorageError
+from advisor_api.game_model import Game, Record
+from advisor_api.settings import Settings
+from advisor_api.store import Row, Store
+from engine import IllegalStep, NotationError, State, Step
+
+log = logging.getLogger("advisor_api.games")
+T = TypeVar("T")
+
+_CACHE = 256  # games kept in memory (others are replayed from the database on demand)
+TOUCH_EVERY = 60.0  # seconds: a game's activity is written at most this often
+SWEEP_EVERY = 300.0  # seconds between two sweeps of the idle games
+
+
+class GameStore:
+    """Every game of the service, backed by the store; the most recent in memory."""
+
+    def __init__(self, store: Store, settings: Settings,
+                 catalogues: CatalogueLibrary | None = None) -> None:
+        self.store = store
+        self.settings = settings
+        self.catalogues = catalogues
+        self.in_memory: OrderedDict[str, Game] = OrderedDict()
+        self._load_lock = asyncio.Lock()
+        self.clock = time.time  # epoch seconds (tests move it on)
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # -- life cycle ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the sweep of idle games (every ``SWEEP_EVERY`` s, from now on), unless
+        games never expire (``game_ttl_hours`` 0)."""
+        if self.settings.game_ttl_hours > 0 and self._sweeper is None:
+            self._sweeper = asyncio.ensure_future(self._sweep_loop())
+
+    def stop_sweeping(self) -> asyncio.Task[None] | None:
+        """The sweep's task, no longer kept (the caller cancels it)."""
+        task, self._sweeper = self._sweeper, None
+        return task
+
+    async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
+                     mode: str, perspective: int | None = None,
+                     catalogue: str | None = None, *, reproducible: bool = False,
+                     takebacks: bool | None = None) -> tuple[Game, dict[int, str]]:
+        """A new game, stored, and the tokens of its seats (seat -> token: every human
+        seat's, in live mode every seat's), which are never shown again."""
+        if seed is not None and mode == "play" and not reproducible:
+            raise InvalidInput("seed: a seed chosen by a client lets whoever knows it "
+                               "predict every card the service deals; send "
+                               "\"reproducible\": true with it (every view then shows "
+                               "the seed), or leave it out", field="seed")
+        clean = self._clean_seats(seats)
+        _check_perspective(perspective, clean, mode)
+        tokens = {i + 1: access.new_token() for i, st in enumerate(clean)
+                  if mode == "live" or st["kind"] == "human"}
+        params = _new_params(clean, seed, variable, mode, reproducible, takebacks, tokens)
+        if perspective is not None:
+            params["perspective"] = perspective
+        cat, ref = self._catalogue_for_new_game(catalogue)
+        if ref is not None:
+            params["catalogue"] = ref  # its content (sha256), whatever the name becomes
+        gid = secrets.token_hex(8)
+        game = Game(gid, params, cat)
+        rows = deal(game)
+        # One transaction (a 503 storage-busy leaves no game behind), off the event loop.
+        await self.store.off_loop(self.store.create, gid, params, rows)
+        game.touched = game.touch_saved = self.clock()
+        self._remember(game)
+        return game, tokens
+
+    def _clean_seats(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The seats as stored: AI seats with a checked bot spec (the default if none),
+        human seats without one (422 naming the seat)."""
+        clean: list[dict[str, Any]] = []
+        for i, seat in enumerate(seats):
+            if seat["kind"] == "ai":
+                spec = check_bot(seat.get("bot") or default_bot(self.settings),
+                                 self.settings, f"seats[{i}].bot")
+                clean.append({"kind": "ai", "bot": spec})
+            else:
+                if seat.get("bot"):
+                    raise InvalidInput(f"seats[{i}].bot: only AI seats have a bot",
+                                       field=f"seats[{i}].bot")
+                clean.append({"kind": "human", "bot": None})
+        return clean
+
+    async def get(self, gid: str) -> Game:
+        """The game (loaded from the database if needed), 404 if unknown; the chance
+        events due dealt (a game stored before they were)."""
+        game = self.in_memory.get(gid)
+        if game is not None:
+            self.in_memory.move_to_end(gid)
+            await self._expire_if_idle(game)
+            return game
+        async with self._load_lock:
+            game = self.in_memory.get(gid)
+            if game is None:
+                # in a thread: the database read and the replay keep the loop free
+                game = await self.store.off_loop(self._load, gid)
+                self._remember(game)
+        await self._expire_if_idle(game)
+        async with game.lock:
+            mark = len(game.history)
+            await self.commit(game, deal(game), mark)
+        return game
+
+    def _load(self, gid: str) -> Game:
+        if len(gid) > 64:
+            raise NotFound(f"no game {gid[:64]!r}...", field="id")
+        loaded = self.store.load(gid)
+        if loaded is None:
+            raise NotFound(f"no game {gid!r}", field="id")
+        params, rows = loaded
+        cat = None
+        if params.get("catalogue"):
+            if self.catalogues is None:
+                raise StorageError(f"game {gid!r} plays with a stored catalogue, and this "
+                                   "service keeps none")
+            cat = self.catalogues.for_game(params)
+        game = Game(gid, params, cat)
+        game.touched = game.touch_saved = self.store.last_active(gid) or self.clock()
+        try:
+            game.replay(rows)
+        except (IllegalStep, NotationError) as exc:
+            log.error("game %s cannot be replayed: %s", gid, exc)
+            raise StorageError(f"game {gid!r} cannot be replayed from the database at step "
+                               f"{len(game.history)}: {exc}") from None
+        return game
+
+    def _catalogue_for_new_game(self, name: str | None
+                                ) -> tuple[engine.Catalogue | None, dict[str, str] | None]:
+        if self.catalogues is None:
+            if not is_default(name):
+                raise InvalidInput("catalogue: this service keeps no catalogues",
+                                   field="catalogue")
+            return None, None
+        return self.catalogues.for_new_game(name)
+
+    def watched(self) -> list[Game]:
+        """The games in memory with game-event streams open."""
+        return [g for g in self.in_memory.values() if g.watchers]
+
+    def _remember(self, game: Game) -> None:
+        self.in_memory[game.id] = game
+        self.in_memory.move_to_end(game.id)
+        while len(self.in_memory) > _CACHE:
+            old = next((g for g in self.in_memory.values() if g.ai_task is None
+                        and not g.lock.locked() and not g.watchers), None)
+            if old is None:
+                break
+            del self.in_memory[old.id]
+
+    # -- changes -------------------------------------------------------------------------
+    async def commit(self, game: Game, rows: list[Row], mark: int) -> None:
+        """Store rows (the records from ``mark`` on), then keep them in memory. While the
+        write waits for the database (in a thread, off the event loop; the caller holds
+        the game's lock) the game shows none of them; if it fails (503 storage-busy...)
+        the game is unchanged. A write under way is seen to its end even if the caller
+        is cancelled meanwhile, so memory and database agree. 404 if the game was
+        deleted while the caller waited for its lock."""
+        if game.deleted:  # a request that waited for the lock while the game went
+            raise NotFound(f"no game {game.id!r} (deleted)", field="id")
+        if not rows:
+            return
+        records, states = game.history[mark:], game.states[mark + 1:]
+        del game.history[mark:]
+        del game.states[mark + 1:]
+
+        async def write() -> None:
+            await self.store.off_loop(self.store.append, game.id, rows)
+            game.history.extend(records)
+            game.states.extend(states)
+            game.notify()
+
+        await to_the_end(write())
+
+    async def take_back(self, game: Game, first: int) -> asyncio.Task[None] | None:
+        """Remove the records from ``first`` on (stored, then in memory; the caller holds
+        the game's lock); the AI task that was running, no longer the game's (the caller
+        cancels it: its move, if it still comes, is for a position that is gone)."""
+        async def cut() -> asyncio.Task[None] | None:
+            await self.store.off_loop(self.store.truncate, game.id, first)
+            del game.history[first:]
+            del game.states[first + 1:]
+            game.version += 1
+            game.ai_error = None
+            task, game.ai_task = game.ai_task, None
+            game.notify()
+            return task
+
+        return await to_the_end(cut())
+
+    # -- activity, deletion, expiry ------------------------------------------------------
+    async def touch(self, game: Game) -> None:
+        """Note activity (a seat's request, an AI move): the game is not idle. Written
+        to the database at most every ``TOUCH_EVERY`` seconds; best effort."""
+        now = self.clock()
+        game.touched = max(game.touched, now)
+        if now - game.touch_saved < TOUCH_EVERY or game.deleted:
+            return
+        game.touch_saved = now
+        try:
+            await self.store.off_loop(self.store.touch, game.id, now)
+        except Exception as exc:  # the activity is a hint; the request goes on
+            log.warning("game %s: activity not stored: %s", game.id, exc)
+
+    async def delete(self, game: Game) -> None:
+        """Forget a game: its AI task cancelled, its rows removed (404 from now on)."""
+        async with game.lock:
+            if not game.deleted:
+                _, dropped = await self.store.off_loop(self.store.delete_game, game.id)
+                game.deleted = True
+                game.version += 1
+                game.notify()
+                if dropped and self.catalogues is not None:
+                    self.catalogues.game_deleted(dropped)
+            task, game.ai_task = game.ai_task, None
+        if task is not None:
+            task.cancel()
+        if self.in_memory.get(game.id) is game:
+            del self.in_memory[game.id]
+
+    def _idle(self, game: Game, now: float) -> bool:
+        ttl = self.settings.game_ttl_hours
+        return (ttl > 0 and game.ai_task is None
+                and now - game.touched > ttl * 3600)
+
+    async def _expire_if_idle(self, game: Game) -> None:
+        """404 (and the game deleted) if nobody touched it for ``game_ttl_hours``."""
+        if game.deleted:
+            raise NotFound(f"no game {game.id!r} (deleted)", field="id")
+        if self._idle(game, self.clock()):
+            await self.delete(game)
+            raise NotFound(f"no game {game.id!r}: it expired, idle for more than "
+                           f"{self.settings.game_ttl_hours:g} hours "
+                           "(MOMBASA_GAME_TTL_HOURS)", field="id")
+
+    async def sweep(self) -> list[str]:
+        """Delete every game idle for more than ``game_ttl_hours``; their ids."""
+        ttl = self.settings.game_ttl_hours
+        if ttl <= 0:
+            return []
+        now = self.clock()
+        gone = []
+        for gid in await self.store.off_loop(self.store.idle_games, now - ttl * 3600):
+            game = self.in_memory.get(gid)
+            if game is None:  # only in the database: idle there, so gone
+                async with self._load_lock:  # not being loaded meanwhile
+                    if gid in self.in_memory:
+                        continue
+                    _, dropped = await self.store.off_loop(self.store.delete_game, gid)
+                if dropped and self.catalogues is not None:
+                    self.catalogues.game_deleted(dropped)
+                gone.append(gid)
+            elif self._idle(game, now):
+                await self.delete(game)
+                gone.append(gid)
+        if gone:
+            log.info("deleted %d idle games", len(gone))
+        return gone
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            try:
+                await self.sweep()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the next sweep tries again
+                log.exception("sweeping idle games failed")
+            await asyncio.sleep(SWEEP_EVERY)
+
+
+def _check_perspective(perspective: int | None, seats: list[dict[str, Any]],
+                       mode: str) -> None:
+    """422 for a perspective seat the game does not have, or an AI seat in play mode."""
+    if perspective is None:
+        return
+    if not 1 <= perspective <= len(seats):
+        raise InvalidInput(f"perspective: this game has seats 1-{len(seats)}, got "
+                           f"{perspective}", field="perspective")
+    if mode == "play" and seats[perspective - 1]["kind"] == "ai":
+        raise InvalidInput(f"perspective: seat {perspective} is an AI seat; in play "
+                           "mode you sit at a human seat", field="perspective")
+
+
+def _new_params(seats: list[dict[str, Any]], seed: int | None, variable: bool, mode: str,
+                reproducible: bool, takebacks: bool | None,
+                tokens: dict[int, str]) -> dict[str, Any]:
+    """A new game's stored parameters. The deals come from its seed: the client's
+    (reproducible), else a secret; of the tokens only their hashes are kept."""
+    humans = sum(1 for st in seats if st["kind"] == "human")
+    return {"players": len(seats), "seed": seed if seed is not None else
+            secrets.randbits(63), "variable": variable,
+            "mode": mode, "seats": seats, "format": 1,
+            "reproducible": bool(reproducible),
+            "takebacks": mode == "live" or (humans <= 1 if takebacks is None
+                                            else bool(takebacks)),
+            "tokens": {str(k): access.token_hash(v) for k, v in tokens.items()}}
+
+
+def deal(game: Game) -> list[Row]:
+    """The chance events the service settles itself (in memory; the rows to store):
+    in play mode every one (the state's own generator); in live mode the starting
+    tiles dealt face down to the other seats, which nobody at the table reports
+    (``deal-tile P1 ?``: only the tile each keeps is entered, at the reveal)."""
+    s = game.state
+    records: list[Record] = []
+    states: list[State] = []
+    group = game.next_group
+    while not s.is_over() and s.decision.kind == "chance":
+        d = s.decision
+        if game.mode == "play":
+            step, source = s.sample_chance(), "chance"
+        elif (d.event == "deal-tile" and d.target is not None
+              and d.target != game.perspective - 1):
+            step, source = Step("deal-tile", d.target, engine.HIDDEN), "unseen"
+        else:
+            break
+        s = engine.apply(s, step)
+        records.append(Record(-1, step, source, group))
+        states.append(s)
+    return game.add(records, states) if records else []
+
+
+async def to_the_end(work: Coroutine[Any, Any, T]) -> T:
+    """Await ``work`` (a database write and what memory keeps of it); if the caller is
+    cancelled meanwhile, let it finish first, then pass the cancellation on."""
+    task = asyncio.ensure_future(work)
+    try:
+        return await asyncio.shield(task)
+    except asyncio.CancelledError:
+        if not task.done():
+            await asyncio.wait({task})
+        if not task.cancelled():
+            task.exception()  # retrieved: the cancellation is what the caller sees
+        raise
