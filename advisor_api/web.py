@@ -156,8 +156,11 @@ def build_catalogue_json(cat: Catalogue) -> dict[str, Any]:
                         "bonus": reward_json(sp.bonus, cat) if sp.bonus is not None else None,
                         "extra_marker": sp.extra_marker} for sp in t.spaces],
         }
+    # Each space's price of every card that can lie there (the engine's one definition).
+    prices = engine.tables(cat).display_price
     display = [{"name": cat.display_space_name(i), "column": i // cat.display_rows,
-                "row": i % cat.display_rows, "modifier": m}
+                "row": i % cat.display_rows, "modifier": m,
+                "prices": {cat.cards[c].name: prices[i][c] for c in cat.action_cards}}
                for i, m in enumerate(cat.display_modifiers)]
     book_spaces = [{"name": cat.book_space_name(i), "column": i // cat.book_rows,
                     "row": i % cat.book_rows, "number": cat.book_columns[i // cat.book_rows],

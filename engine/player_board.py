@@ -73,9 +73,21 @@ def player_measures(cat: Catalogue, p: PlayerState) -> tuple[int, int, int, int,
 
 
 def card_price(s: State, space: int) -> int:
-    """Price of the card in a display space: its crate value + the space's modifier, >= 0."""
-    price = tables(s.cat).card_crate[s.display[space]] + s.cat.display_modifiers[space]
-    return price if price > 0 else 0
+    """Price of the card in a display space (not empty): ``Tables.display_price``."""
+    return tables(s.cat).display_price[space][s.display[space]]
+
+
+def display_prices(s: State) -> tuple[int, ...]:
+    """Price of every display space (-1 for an empty space), cached per display."""
+    t = tables(s.cat)
+    prices = t.price_cache.get(s.display)
+    if prices is None:
+        table = t.display_price
+        prices = tuple(-1 if c < 0 else table[d][c] for d, c in enumerate(s.display))
+        if len(t.price_cache) > 50_000:
+            t.price_cache.clear()
+        t.price_cache[s.display] = prices
+    return prices
 
 
 def owned_cards(p: PlayerState) -> int:

@@ -35,6 +35,10 @@ class Tables:
         self.card_value = tuple(c.value for c in cat.cards)
         self.card_good = tuple(c.good for c in cat.cards)
         self.card_crate = tuple(c.crate for c in cat.cards)
+        # [space][card]: a card's price in a display space is its crate value + the
+        # space's modifier, at least 0 (the one definition of a display price).
+        self.display_price = tuple(tuple(max(0, crate + m) for crate in self.card_crate)
+                                   for m in cat.display_modifiers)
         self.price_cache: dict[tuple[int, ...], tuple[int, ...]] = {}
         # (company, owners) -> every (region, cost) the company could enter, by region
         self.entry_cache: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, int], ...]] = {}
@@ -69,10 +73,8 @@ class Tables:
         self.plus1_card = next(c.index for c in cat.cards if c.kind == KIND_PLUS1)
         self.tile_mask = sum(1 << i for i in cat.tile_cards)
         self.book_letter = tuple(b.letter for b in cat.books)
-        self.letter_books = {
-            letter: sum(1 << b.index for b in cat.books if b.letter == letter)
-            for letter in "ABC"
-        }
+        self.letter_books = {letter: sum(1 << b.index for b in cat.books if b.letter == letter)
+                             for letter in "ABC"}
         self.layer_masks = tuple(
             sum(1 << c for c in cat.action_cards if cat.cards[c].letter == letter)
             for letter in cat.letters
@@ -106,11 +108,9 @@ class Tables:
         self.bk_last = len(cat.bookkeeping_values) - 1
         self.dia_last = len(cat.diamond_values) - 1
         self.mines_of_region = tuple(r.mines for r in cat.regions)
-        extra_left = 0  # slot opened by the diamond track
-        extra_right = cat.max_slots - 1  # slot opened by the bookkeeping track
+        self.extra_left = 0  # slot opened by the diamond track
+        self.extra_right = cat.max_slots - 1  # slot opened by the bookkeeping track
         self.base_slot_list = tuple(range(1, cat.base_slots + 1))
-        self.extra_left = extra_left
-        self.extra_right = extra_right
 
     # -- base columns: a column's code is its number of posts, plus DEAD once its rear
     # space has been emptied (an emptied rear space is never covered again) ----------

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine.player_board import card_price, measures
+from engine.player_board import card_price, display_prices, measures
 from engine.primitives import NOBODY, Item, replace_at
 from engine.rules.common import _new, collect_reward, replace_top
-from engine.rules.goods import display_prices
 from engine.steps import Step
 from engine.tables import tables
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.decision import Decision
-from engine.player_board import card_price
+from engine.player_board import card_price, display_prices
 from engine.primitives import ACTIONS, SETUP, Item, bits, replace_at
 from engine.rules.common import _new, replace_top, track_step
 from engine.rules.pending import DECISION, THEN, Pending
@@ -16,20 +16,6 @@ from engine.tables import tables
 
 if TYPE_CHECKING:
     from engine.state import PlayerState, State
-
-
-def display_prices(s: State) -> tuple[int, ...]:
-    """Price of every display space (-1 for an empty space), cached per display."""
-    t = tables(s.cat)
-    prices = t.price_cache.get(s.display)
-    if prices is None:
-        mods = s.cat.display_modifiers
-        prices = tuple(-1 if c < 0 else max(0, t.card_crate[c] + mods[d])
-                       for d, c in enumerate(s.display))
-        if len(t.price_cache) > 50_000:
-            t.price_cache.clear()
-        t.price_cache[s.display] = prices
-    return prices
 
 
 def _legal_buy(s: State, item: Item) -> list[Step]:

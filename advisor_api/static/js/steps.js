@@ -43,11 +43,12 @@ export function displayPrice(cat, st, space) {
   return cardPrice(cat, st ? st.display[space] : null, space);
 }
 
-/** The price of ``card`` in display space ``space`` (crate + the space's modifier). */
+/** The price of ``card`` in display space ``space``, as the service's catalogue states it
+ * (each space's ``prices``, from the engine's one definition); null when unknown. */
 function cardPrice(cat, card, space) {
-  if (!card || !cat.cards[card]) return null;
-  const sp = cat.display.spaces.find((x) => x.name === space);
-  return Math.max(0, cat.cards[card].crate + (sp ? sp.modifier : 0));
+  const sp = card ? cat.display.spaces.find((x) => x.name === space) : null;
+  const price = sp && sp.prices ? sp.prices[card] : undefined;
+  return price === undefined ? null : price;
 }
 
 /** What the step's words need of the position it was taken in: the history entry's
