@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
@@ -15,6 +15,9 @@ from rich.table import Table
 
 from advisor_api.cli_bots import _connect_ray, split_players
 from advisor_api.cli_errors import catalogue_setting, output_file
+
+if TYPE_CHECKING:
+    from search.arena import ArenaReport
 
 arena_app = typer.Typer()
 
@@ -42,14 +45,24 @@ def arena(
     = None,
 ) -> None:
     """Play bots against each other (seats rotated) and report wins and money."""
-    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from search.arena import run_arena
-
     catalogue_setting()
     for path, what in ((json_out, "--json"), (csv_out, "--csv"), (journal, "--journal")):
         output_file(path, what)
     specs = split_players(players)
+    _check_series(specs, seed, variable, ray_address, journal)
+    if ray_address is not None:
+        _connect_ray(ray_address)
+    report = _play_series(specs, games, seed, jobs, variable, ray_address, journal)
+    _print_report(report, specs, games, seed)
+    if json_out is not None:
+        json_out.write_text(json.dumps(report.to_json(), indent=1))
+    if csv_out is not None:
+        _write_csv(report, csv_out)
+
+
+def _check_series(specs: list[str], seed: int, variable: bool, ray_address: str | None,
+                  journal: Path | None) -> None:
+    """The bots build, 2 to 4 of them; a journal (local runs only) of this series."""
     try:
         from search.bot_specs import make_bot
 
@@ -69,8 +82,15 @@ def arena(
             Journal(journal, specs, seed, variable).load()
         except ValueError as exc:
             raise typer.BadParameter(str(exc), param_hint="--journal") from None
-    if ray_address is not None:
-        _connect_ray(ray_address)
+
+
+def _play_series(specs: list[str], games: int, seed: int, jobs: int, variable: bool,
+                 ray_address: str | None, journal: Path | None) -> ArenaReport:
+    """The series, here or on the Ray cluster, with a progress bar (standard error)."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from search.arena import run_arena
+
     console = Console(stderr=True)
     with Progress(TextColumn("[bold]arena"), BarColumn(), TextColumn("{task.completed}/"
                   "{task.total} games"), TimeRemainingColumn(), console=console) as bar:
@@ -78,11 +98,14 @@ def arena(
         if ray_address is not None:
             from search.distributed import run_arena_ray
 
-            report = run_arena_ray(specs, games, seed, variable, address=ray_address,
-                                   on_game=lambda rec: bar.advance(task))
-        else:
-            report = run_arena(specs, games, seed, jobs, variable,
-                               on_game=lambda rec: bar.advance(task), journal=journal)
+            return run_arena_ray(specs, games, seed, variable, address=ray_address,
+                                 on_game=lambda rec: bar.advance(task))
+        return run_arena(specs, games, seed, jobs, variable,
+                         on_game=lambda rec: bar.advance(task), journal=journal)
+
+
+def _print_report(report: ArenaReport, specs: list[str], games: int, seed: int) -> None:
+    """The tables of wins and money, and of the win rate by seat."""
     out = Console()
     table = Table(title=f"{games} games, seed {seed}, {report.elapsed:.1f} s")
     for col in ("bot", "wins", "win rate", "95% CI", "money", "cash", "companies",
@@ -104,18 +127,19 @@ def arena(
         seats.add_row(b.spec, *(f"{b.seat_wins.get(k, 0) / g:.1%} ({g})"
                                 for k, g in sorted(b.seat_games.items())))
     out.print(seats)
-    if json_out is not None:
-        json_out.write_text(json.dumps(report.to_json(), indent=1))
-    if csv_out is not None:
-        import csv
 
-        with csv_out.open("w", newline="") as fh:
-            writer = csv.writer(fh)
-            writer.writerow(["game", "seed", "seat", "bot", "total", "cash", "companies",
-                             "diamonds", "bookkeeping", "won"])
-            for rec in report.games:
-                for seat, spec in enumerate(rec.seats):
-                    won = 1 / len(rec.winners) if seat in rec.winners else 0
-                    writer.writerow([rec.index, rec.seed, seat + 1, spec, rec.totals[seat],
-                                     rec.cash[seat], rec.companies[seat], rec.diamonds[seat],
-                                     rec.bookkeeping[seat], won])
+
+def _write_csv(report: ArenaReport, csv_out: Path) -> None:
+    """One row per game and seat."""
+    import csv
+
+    with csv_out.open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["game", "seed", "seat", "bot", "total", "cash", "companies",
+                         "diamonds", "bookkeeping", "won"])
+        for rec in report.games:
+            for seat, spec in enumerate(rec.seats):
+                won = 1 / len(rec.winners) if seat in rec.winners else 0
+                writer.writerow([rec.index, rec.seed, seat + 1, spec, rec.totals[seat],
+                                 rec.cash[seat], rec.companies[seat], rec.diamonds[seat],
+                                 rec.bookkeeping[seat], won])

@@ -5,13 +5,16 @@ JSON and report its held-out errors."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from advisor_api.cli_bots import _connect_ray
 from advisor_api.cli_errors import catalogue_setting, output_file, unusable
+
+if TYPE_CHECKING:
+    from search.dataset import Dataset
 
 train_app = typer.Typer()
 
@@ -45,20 +48,12 @@ def train_value(
 ) -> None:
     """Fit the learned evaluator on recorded self-play games; report held-out errors."""
     from search.dataset import Dataset
-    from search.selfplay import generate
     from search.training import train
 
     catalogue_setting()
     output_file(out, "--out")
     output_file(save_data, "--save-data")
-    try:
-        counts = tuple(int(x) for x in players.split(","))
-    except ValueError:
-        raise typer.BadParameter(f"expected numbers like 2,3,4, got {players!r}",
-                                 param_hint="--players") from None
-    if not counts or any(not 2 <= n <= 4 for n in counts):
-        raise typer.BadParameter(f"player counts must be 2-4, got {players!r}",
-                                 param_hint="--players")
+    counts = _player_counts(players)
     try:
         from search.bot_specs import make_bot
 
@@ -75,18 +70,7 @@ def train_value(
         raise typer.BadParameter("nothing to fit: give --games above 0 or --data",
                                  param_hint="--games")
     if games:
-        Console(stderr=True).print(f"self-play: {games} games x {len(counts)} player "
-                                   f"counts of {bot}"
-                                   + (" on Ray" if ray_address is not None else ""))
-        if ray_address is not None:
-            from search.distributed import generate_ray
-
-            _connect_ray(ray_address)
-            played = generate_ray(bot, games, players=counts, seed=seed, explore=explore,
-                                  address=ray_address)
-        else:
-            played = generate(bot, games, players=counts, seed=seed, explore=explore,
-                              jobs=jobs)
+        played = _self_play(bot, games, counts, seed, explore, jobs, ray_address)
         if save_data is not None:
             played.save(str(save_data))
         parts.append(played)
@@ -104,3 +88,33 @@ def train_value(
     for line in report.lines():
         typer.echo(line)
     typer.echo(f"model written to {out}")
+
+
+def _player_counts(players: str) -> tuple[int, ...]:
+    """``--players``: counts of 2 to 4, comma separated."""
+    try:
+        counts = tuple(int(x) for x in players.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"expected numbers like 2,3,4, got {players!r}",
+                                 param_hint="--players") from None
+    if not counts or any(not 2 <= n <= 4 for n in counts):
+        raise typer.BadParameter(f"player counts must be 2-4, got {players!r}",
+                                 param_hint="--players")
+    return counts
+
+
+def _self_play(bot: str, games: int, counts: tuple[int, ...], seed: int, explore: float,
+               jobs: int, ray_address: str | None) -> Dataset:
+    """The self-play games, here or on a Ray cluster."""
+    from search.selfplay import generate
+
+    Console(stderr=True).print(f"self-play: {games} games x {len(counts)} player "
+                               f"counts of {bot}"
+                               + (" on Ray" if ray_address is not None else ""))
+    if ray_address is not None:
+        from search.distributed import generate_ray
+
+        _connect_ray(ray_address)
+        return generate_ray(bot, games, players=counts, seed=seed, explore=explore,
+                            address=ray_address)
+    return generate(bot, games, players=counts, seed=seed, explore=explore, jobs=jobs)

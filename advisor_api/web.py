@@ -140,32 +140,10 @@ def build_catalogue_json(cat: Catalogue) -> dict[str, Any]:
     which is not kept: :func:`catalogue_json` keeps what it computes)."""
     companies = [{"id": c.id, "name": c.name, "colour": c.colour, "edge": c.edge}
                  for c in cat.companies]
-    regions = [{"id": r.id, "name": r.name, "reward": reward_json(r.reward, cat),
-                "mines": r.mines,
-                "enclave_of": cat.regions[r.enclave_of].id if r.enclave_of >= 0 else None,
-                "centre": list(r.centre), "polygon": [list(p) for p in r.polygon]}
-               for r in cat.regions]
     borders = sorted({(min(a, b), max(a, b), cost)
                       for a, near in enumerate(cat.neighbours) for b, cost in near})
-    tracks = {}
-    for t in cat.tracks:
-        tracks[t.id] = {
-            "id": t.id, "end_pounds": t.end_pounds, "shares_at": list(t.shares_at),
-            "spaces": [{"shares": sp.shares, "capital": sp.capital,
-                        "special": reward_json(sp.special, cat),
-                        "bonus": reward_json(sp.bonus, cat) if sp.bonus is not None else None,
-                        "extra_marker": sp.extra_marker} for sp in t.spaces],
-        }
-    # Each space's price of every card that can lie there (the engine's one definition).
-    prices = engine.tables(cat).display_price
-    display = [{"name": cat.display_space_name(i), "column": i // cat.display_rows,
-                "row": i % cat.display_rows, "modifier": m,
-                "prices": {cat.cards[c].name: prices[i][c] for c in cat.action_cards}}
-               for i, m in enumerate(cat.display_modifiers)]
-    book_spaces = [{"name": cat.book_space_name(i), "column": i // cat.book_rows,
-                    "row": i % cat.book_rows, "number": cat.book_columns[i // cat.book_rows],
-                    "letter": letter, "cost": cat.book_costs[letter]}
-                   for i, letter in enumerate(cat.book_space_letter)]
+    regions, tracks = _regions(cat), _tracks(cat)
+    display, book_spaces = _display_spaces(cat), _book_spaces(cat)
     return {
         "schema": SCHEMA,
         "reconstruction": cat.reconstruction,
@@ -217,6 +195,43 @@ def build_catalogue_json(cat: Catalogue) -> dict[str, Any]:
         "player": {"start_pounds": cat.start_pounds, "slots": cat.base_slots,
                    "max_slots": cat.max_slots},
     }
+
+
+def _regions(cat: Catalogue) -> list[dict[str, Any]]:
+    return [{"id": r.id, "name": r.name, "reward": reward_json(r.reward, cat),
+             "mines": r.mines,
+             "enclave_of": cat.regions[r.enclave_of].id if r.enclave_of >= 0 else None,
+             "centre": list(r.centre), "polygon": [list(p) for p in r.polygon]}
+            for r in cat.regions]
+
+
+def _tracks(cat: Catalogue) -> dict[str, dict[str, Any]]:
+    tracks = {}
+    for t in cat.tracks:
+        tracks[t.id] = {
+            "id": t.id, "end_pounds": t.end_pounds, "shares_at": list(t.shares_at),
+            "spaces": [{"shares": sp.shares, "capital": sp.capital,
+                        "special": reward_json(sp.special, cat),
+                        "bonus": reward_json(sp.bonus, cat) if sp.bonus is not None else None,
+                        "extra_marker": sp.extra_marker} for sp in t.spaces],
+        }
+    return tracks
+
+
+def _display_spaces(cat: Catalogue) -> list[dict[str, Any]]:
+    # Each space's price of every card that can lie there (the engine's one definition).
+    prices = engine.tables(cat).display_price
+    return [{"name": cat.display_space_name(i), "column": i // cat.display_rows,
+             "row": i % cat.display_rows, "modifier": m,
+             "prices": {cat.cards[c].name: prices[i][c] for c in cat.action_cards}}
+            for i, m in enumerate(cat.display_modifiers)]
+
+
+def _book_spaces(cat: Catalogue) -> list[dict[str, Any]]:
+    return [{"name": cat.book_space_name(i), "column": i // cat.book_rows,
+             "row": i % cat.book_rows, "number": cat.book_columns[i // cat.book_rows],
+             "letter": letter, "cost": cat.book_costs[letter]}
+            for i, letter in enumerate(cat.book_space_letter)]
 
 
 def catalogue_json(cat: Catalogue) -> dict[str, Any]:
