@@ -10,8 +10,9 @@ the working tree is never touched and an older commit can be measured from a
 ``git worktree``. The copy's ``[tool.mutmut]`` is rewritten for the module: the one file
 (or package) mutated and the module's fast test subset (:data:`MODULES`; each pattern is
 expanded in the tree, so an older commit runs the test files it had). One worker
-(``--children``), niced. At the end: killed / survived / other / total, the score
-(killed / total), and the survivors (also in ``<work>/survivors.txt``).
+(``--children``), niced. At the end: the score (caught / total, where caught is killed
+plus timed out: a mutant that hangs the tests fails them), the count of each outcome,
+and the survivors (with their diffs in ``<work>/survivors.txt``).
 
 ``--sample N`` tests N mutants drawn at random (``--seed``) from all those generated,
 for a module too large to test whole on a busy machine (the rules).
@@ -75,7 +76,10 @@ def mutmut_section(mutate: list[str], tests: list[str]) -> str:
             f"also_copy = {arr(ALSO_COPY)}\n"
             f"pytest_add_cli_args_test_selection = {arr(tests)}\n"
             f"pytest_add_cli_args = {arr(PYTEST_ARGS)}\n"
-            "use_git_change_detection = false\n")
+            "use_git_change_detection = false\n"
+            # A mutant looping forever is stopped after 8x its tests' time + 16 s of CPU
+            # (mutmut's default, 30x + 30 s, costs minutes per such mutant).
+            "timeout_multiplier = 4.0\ntimeout_constant = 2.0\n")
 
 
 def prepare(tree: Path, work: Path, module: str) -> list[str]:
@@ -134,39 +138,52 @@ def main() -> int:
     ap.add_argument("--children", type=int, default=1, help="mutmut worker processes")
     ap.add_argument("--sample", type=int, help="test this many mutants drawn at random")
     ap.add_argument("--seed", type=int, default=0, help="seed of --sample")
+    ap.add_argument("--report", action="store_true",
+                    help="only summarise the last run in --work (no new run)")
     ap.add_argument("--only", nargs="*", default=[],
                     help="mutant name patterns (e.g. 'search.mcts.xǁMCTSǁ_select*')")
     a = ap.parse_args()
     tree = a.tree.resolve()
     work = a.work or Path("/tmp/mombasa-mutation") / f"{tree.name}-{a.module}"
-    tests = prepare(tree, work, a.module)
-    print(f"tree {tree} -> {work}\nmutating {MODULES[a.module][0]}\ntests {' '.join(tests)}",
-          flush=True)
-    names = list(a.only)
-    if a.sample:
-        everything = all_mutants(work)
-        names = sorted(random.Random(a.seed).sample(everything, min(a.sample, len(everything))))
-        print(f"sample: {len(names)} of {len(everything)} mutants (seed {a.seed})", flush=True)
-    print(f"mutmut run: log in {work / 'mutmut.log'}", flush=True)
-    mutmut(work, ["run", "--max-children", str(a.children), *names])
+    sample_file = work / "sample.txt"
+    if not a.report:
+        tests = prepare(tree, work, a.module)
+        print(f"tree {tree} -> {work}\nmutating {MODULES[a.module][0]}\n"
+              f"tests {' '.join(tests)}", flush=True)
+        names = list(a.only)
+        if a.sample:
+            everything = all_mutants(work)
+            names = sorted(random.Random(a.seed).sample(everything,
+                                                        min(a.sample, len(everything))))
+            sample_file.write_text("".join(n + "\n" for n in names))
+            print(f"sample: {len(names)} of {len(everything)} mutants (seed {a.seed})",
+                  flush=True)
+        print(f"mutmut run: log in {work / 'mutmut.log'}", flush=True)
+        mutmut(work, ["run", "--max-children", str(a.children), *names])
+    sampled = sample_file.read_text().split() if sample_file.exists() else None
     counts: Counter[str] = Counter()
     survivors = []
-    chosen = set(names) if a.sample else None
+    chosen = set(sampled) if sampled else None
     for _path, data in metas(work):
         for name, code in data.items():
             if chosen is not None and name not in chosen:
                 continue
+            if code is None:  # not run (an interrupted run, or outside --only)
+                counts["not checked"] += 1
+                continue
             status = STATUS.get(code, "suspicious")
             counts[status] += 1
-            if status != "killed":
+            if status not in ("killed", "timeout"):
                 survivors.append(f"{name}: {status}")
     # Each survivor with its diff (``mutmut show``), for triage.
     shown = [mutmut(work, ["show", s.split(":")[0]], "show.log") for s in survivors]
     (work / "survivors.txt").write_text("".join(d + "\n" for d in shown))
+    unchecked = counts.pop("not checked", 0)
     total = sum(counts.values())
-    killed = counts["killed"]
-    print(f"\n{a.module}: killed {killed} / {total} ({100 * killed / max(1, total):.1f}%), "
-          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()) if k != "killed"))
+    caught = counts["killed"] + counts["timeout"]  # a mutant that hangs the tests fails them
+    print(f"\n{a.module}: caught {caught} / {total} ({100 * caught / max(1, total):.1f}%): "
+          + ", ".join(f"{k} {v}" for k, v in sorted(counts.items()))
+          + (f" ({unchecked} not checked)" if unchecked else ""))
     for s in survivors:
         print("  " + s)
     return 0
