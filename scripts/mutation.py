@@ -77,9 +77,9 @@ def mutmut_section(mutate: list[str], tests: list[str]) -> str:
             f"pytest_add_cli_args_test_selection = {arr(tests)}\n"
             f"pytest_add_cli_args = {arr(PYTEST_ARGS)}\n"
             "use_git_change_detection = false\n"
-            # A mutant looping forever is stopped after 8x its tests' time + 16 s of CPU
-            # (mutmut's default, 30x + 30 s, costs minutes per such mutant).
-            "timeout_multiplier = 4.0\ntimeout_constant = 2.0\n")
+            # A mutant looping forever is stopped after 2 x (its tests' time + 5 s) of
+            # CPU (mutmut's default, 30 x (time + 1 s), costs minutes per such mutant).
+            "timeout_multiplier = 1.0\ntimeout_constant = 5.0\n")
 
 
 def prepare(tree: Path, work: Path, module: str) -> list[str]:
@@ -138,6 +138,8 @@ def main() -> int:
     ap.add_argument("--children", type=int, default=1, help="mutmut worker processes")
     ap.add_argument("--sample", type=int, help="test this many mutants drawn at random")
     ap.add_argument("--seed", type=int, default=0, help="seed of --sample")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with the run in --work (its copy and results kept)")
     ap.add_argument("--report", action="store_true",
                     help="only summarise the last run in --work (no new run)")
     ap.add_argument("--only", nargs="*", default=[],
@@ -146,7 +148,16 @@ def main() -> int:
     tree = a.tree.resolve()
     work = a.work or Path("/tmp/mombasa-mutation") / f"{tree.name}-{a.module}"
     sample_file = work / "sample.txt"
-    if not a.report:
+    if a.resume:
+        pyproject = (work / "pyproject.toml").read_text()
+        old = re.search(r"\n\[tool\.mutmut\]\n(?:(?!\n\[)[\s\S])*", pyproject)
+        tests = json.loads(re.search(r"test_selection = (\[.*\])", old.group(0)).group(1))
+        (work / "pyproject.toml").write_text(
+            pyproject.replace(old.group(0), "\n") + mutmut_section(MODULES[a.module][0], tests))
+        names = sample_file.read_text().split() if sample_file.exists() else list(a.only)
+        print(f"resuming {work}: log in {work / 'mutmut.log'}", flush=True)
+        mutmut(work, ["run", "--max-children", str(a.children), *names])
+    elif not a.report:
         tests = prepare(tree, work, a.module)
         print(f"tree {tree} -> {work}\nmutating {MODULES[a.module][0]}\n"
               f"tests {' '.join(tests)}", flush=True)
