@@ -222,3 +222,37 @@ def test_swapping_the_seats_swaps_the_rows() -> None:
     swapped = with_state(s, players=(s.players[1], s.players[0]))
     a, b = player_features(s), [list(r) for r in player_features(swapped)]
     assert b == [a[1], a[0]]
+
+
+def test_books_behind_the_jar_and_a_gap_right_after_it() -> None:
+    """Books on the spaces the ink jar has passed (1, 2) are not ahead of it; with space
+    3 empty the run right after the jar is empty even though books lie further on."""
+    s = set_books(built(), 0, {1: ["A05"], 2: ["A06"]})
+    row = dict(zip(FEATURES, player_features(s)[0], strict=True))
+    assert row["books_ahead"] == 5.0 and row["book_run_value"] == 23 - 6
+    s = set_books(s, 0, {3: []})
+    row = dict(zip(FEATURES, player_features(s)[0], strict=True))
+    assert row["books_ahead"] == 4.0
+    assert row["book_run_value"] == 0.0
+    assert row["meetable_run_value"] == 0.0 and row["ink_walk_value"] == 0.0
+
+
+@pytest.mark.parametrize(("needs", "best", "slots", "met"), [
+    # The best bookkeeper's points count for a bookkeeping need without a slot of its
+    # own: cotton 2 takes both other slots, bookkeeping 2 is the bookkeeper's.
+    (((2, 2), (4, 2)), [[], [], [1, 1], [], [2]], 3, True),
+    # The other bookkeepers join in the other slots, the second best first.
+    (((4, 3),), [[], [], [], [], [2, 2]], 3, True),
+    (((4, 5),), [[], [], [], [], [2, 2, 1]], 3, True),
+    (((4, 6),), [[], [], [], [], [2, 2, 1]], 3, False),
+    # A need met exactly leaves the remaining slots to the next need.
+    (((0, 1), (1, 1)), [[1, 1], [1], [], [], [2]], 3, True),
+    (((0, 2), (1, 1)), [[1, 1], [1], [], [], [2]], 3, False),
+    (((0, 2), (1, 1)), [[1, 1], [1], [], [], [2]], 4, True),
+    (((1, 1),), [[], [], [], [], [2]], 3, False),  # nothing to meet bananas with
+])
+def test_cards_meet_a_books_needs(needs: tuple[tuple[int, int], ...], best: list[list[int]],
+                                  slots: int, met: bool) -> None:
+    """``_cards_meet``, the rule the meetable run applies book by book: one bookkeeper
+    (the best), plus the best cards of each needed measure in the ``slots - 1`` others."""
+    assert F._cards_meet(needs, best, slots) is met
