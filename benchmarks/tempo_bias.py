@@ -17,7 +17,8 @@ the correction a search would add at a leaf (``search.evaluator.TEMPO``).
 how many more action cards player 1 has used this round than player 2, and the least
 squares slope over that difference (with who is to act as a second term). A negative
 slope means the player further through the round is overrated by that many pounds per
-card (``docs/search.md``, "Where the gain stops": a leaf correction by this slope was
+card (``benchmarks/strength/search-journal.md``, 2026-12-02,
+"Where the gain stops": a leaf correction by this slope was
 tried and played worse).
 
 ``MOMBASA_VALUE_MODEL=FILE`` measures another model file.

@@ -12,8 +12,8 @@ model of the round before (``MOMBASA_VALUE_MODEL``), including the search itself
     MOMBASA_VALUE_MODEL=m1.json python -m benchmarks.train_recipe --round 2 --out r2.npz
     python -m benchmarks.train_recipe --fit search/data/value_model.json r1.npz r2.npz
 
-Round 3 (measured, not in the shipped fit: docs/search.md, "The search's own games in
-the fit") plays the shipped search with the shipped model:
+Round 3 (measured, not in the shipped fit: benchmarks/strength/search-journal.md, 2026-12-05,
+"The search's own games in the fit") plays the shipped search with the shipped model:
 
     python -m benchmarks.train_recipe --round 3 --out r3.npz
     python -m benchmarks.train_recipe --fit m13.json r1.npz r3.npz

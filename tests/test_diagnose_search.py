@@ -1,5 +1,6 @@
-"""The search diagnostics of ``benchmarks/diagnose_search.py`` (docs/search.md, "Why
-more thinking did not play better"), at tiny budgets."""
+"""The search diagnostics of ``benchmarks/diagnose_search.py``
+(benchmarks/strength/search-journal.md, 2026-11-30, "Why more thinking did not play
+better"), at tiny budgets."""
 
 from __future__ import annotations
 

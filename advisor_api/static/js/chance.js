@@ -153,8 +153,7 @@ const KIND_WORD = { goods: "goods card", expansion: "expansion card", bookkeeper
 export function cardText(cat, name, space) {
   const c = cat.cards[name];
   if (!c) return name;
-  const sp = space ? cat.display.spaces.find((x) => x.name === space) : null;
-  const price = sp ? Math.max(0, c.crate + sp.modifier) : null;
+  const price = space ? S.cardPrice(cat, name, space) : null;
   const parts = [S.cardKind(cat, name), KIND_WORD[c.kind] || `${c.kind} card`,
     `crate ${c.crate}${price !== null ? ` (£${price} here)` : ""}`];
   if (c.kind !== "share") parts.push(c.share ? `${S.companyName(cat, c.share)} share icon` : "no share icon");

@@ -45,7 +45,7 @@ export function displayPrice(cat, st, space) {
 
 /** The price of ``card`` in display space ``space``, as the service's catalogue states it
  * (each space's ``prices``, from the engine's one definition); null when unknown. */
-function cardPrice(cat, card, space) {
+export function cardPrice(cat, card, space) {
   const sp = card ? cat.display.spaces.find((x) => x.name === space) : null;
   const price = sp && sp.prices ? sp.prices[card] : undefined;
   return price === undefined ? null : price;
