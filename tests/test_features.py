@@ -256,3 +256,29 @@ def test_cards_meet_a_books_needs(needs: tuple[tuple[int, int], ...], best: list
     """``_cards_meet``, the rule the meetable run applies book by book: one bookkeeper
     (the best), plus the best cards of each needed measure in the ``slots - 1`` others."""
     assert F._cards_meet(needs, best, slots) is met
+
+
+def test_the_run_and_the_walks_reach_the_last_space() -> None:
+    """Ink on space 10, books on 11 and 12 (the last): the run, the walk and the run the
+    owned cards meet all end on space 12 (63 - 48); the slot gaps are 0 once open."""
+    s = set_books(built(), 0, {k: [] for k in range(3, 13)} | {11: ["A01"], 12: ["B03"]})
+    s = with_player(s, 0, ink=10)
+    assert ink_walk(s, s.players[0]) == (2, 63 - 48)
+    row = dict(zip(FEATURES, player_features(s)[0], strict=True))
+    assert row["book_run_value"] == 63 - 48 and row["books_ahead"] == 2.0
+    assert row["meetable_run_value"] == 63 - 48 and row["ink_walk_value"] == 63 - 48
+    assert row["ink_unlock_gap"] == 0.0 and row["diamond_unlock_gap"] == 0.0
+    assert row["slots"] == 5.0
+
+
+def test_ink_walk_needs_a_bookkeeper_face_up_in_play() -> None:
+    """(books, value) of a bookkeeper used now: (0, 0) with none face up, after ending,
+    or outside the round; a bookkeeping tile of 1 point is a bookkeeper too."""
+    s = built()
+    assert ink_walk(s, s.players[0]) == (1, 9 - 6)  # asked first: nothing cached
+    for other in (with_player(s, 0, ended=True), with_state(s, phase=engine.state.SETUP),
+                  with_area(s, 0, "B1", "B11")):
+        assert ink_walk(other, other.players[0]) == (0, 0)
+    tile = with_area(s, 0, "B1", "B11", tiles=cards(s, "T-keeper"))
+    assert tile.players[0].measures(tile.cat)[4] == 1
+    assert ink_walk(tile, tile.players[0]) == (1, 9 - 6)
