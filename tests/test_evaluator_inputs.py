@@ -40,7 +40,7 @@ def expected_p1(w: Weights) -> float:
     """The hand formula for P1 of the built position, term by term (round 1, action
     phase: 6.5 rounds left, 6 future rounds)."""
     left, future = 6.5, 6
-    money = 17 + 6 + 6  # cash, diamond value (space 5), bookkeeping value (space 2)
+    money = 17 + 8 + 6  # cash, diamond value (space 6), bookkeeping value (space 2)
     # Shares per company: icons reached + part of the way to the next icon (times the
     # track_progress weight) + share icons on every card owned (here the formula, unlike
     # the learned features, counts C2's icon: Mombasa has D1, E4 and C2), each times the
@@ -82,7 +82,7 @@ def test_hand_formula_in_the_last_round_and_after_ending() -> None:
     """In round 7 no future round is left (no future units, no book run) and half a
     round; a player who has ended has no face-up units left to use."""
     s = with_state(built(), round=7)
-    p1 = 17 + 6 + 6 + sum(n * (v + W.share_growth_per_round * 0.5) for n, v in zip(
+    p1 = 17 + 8 + 6 + sum(n * (v + W.share_growth_per_round * 0.5) for n, v in zip(
         [1 + W.track_progress / 3 + 3, 1 + W.track_progress * 2 / 3,
          W.track_progress / 2 + 1, 1], [3, 5, 2, 7], strict=True))
     assert estimate_money(s, W)[0] == pytest.approx(p1 + W.round_unit * 5, rel=1e-12)
@@ -94,9 +94,9 @@ def test_the_slots_open_on_the_bookkeeping_track_count() -> None:
     """Ink on space 5 opens the 5th slot: 5 slots play 5 of the 8 cards a round."""
     s = with_player(built(), 0, ink=5)
     base = estimate_money(with_player(built(), 0, ink=5, diamond=3), W)[0]
-    # diamond 3: 4 slots (3 + ink), diamond 5: 5 slots; diamond value 3 vs 6.
+    # diamond 3: 4 slots (3 + ink), diamond 6: 5 slots; diamond value 3 vs 8.
     got = estimate_money(s, W)[0]
-    assert got - base == pytest.approx((6 - 3) + W.future_unit * 17 * (5 / 8 - 4 / 8) * 6,
+    assert got - base == pytest.approx((8 - 3) + W.future_unit * 17 * (5 / 8 - 4 / 8) * 6,
                                        rel=1e-9)
 
 

@@ -7,7 +7,7 @@ file, whose weights are read by position.
 
 The position (two players, round 1, action phase, P1 to act), P1's board:
 
-* cash 17; diamond track space 5 (value 6, 4th slot open); ink jar on space 2 (value 6);
+* cash 17; diamond track space 6 (value 8, 4th slot open); ink jar on space 2 (value 6);
 * action area: A1 (2 coffee, turned face down: used), B1 (3 coffee), A9 (bookkeeper, 2
   points), B11 (merchant); hand: cof2/1 (2 coffee), C2 (4 bananas, a Mombasa share icon
   on a goods card), D1 and E4 (Mombasa share cards), E2 (Saint-Louis share card), C8
@@ -38,7 +38,7 @@ def built() -> State:
     s = start(2, 0)
     s = with_area(s, 0, "A1", "B1", "A9", "B11", used=cards(s, "A1"))
     s = with_player(
-        s, 0, cash=17, diamond=5, ink=2, markers=2,
+        s, 0, cash=17, diamond=6, ink=2, markers=2,
         hand=cards(s, "cof2/1", "C2", "D1", "E4", "E2", "C8"),
         resting=((), (s.cat.card_index("cof1/1"), s.cat.card_index("C9")),
                  (s.cat.card_index("ban1/1"),), (s.cat.card_index("exp2/1"),), ()),
@@ -55,7 +55,7 @@ def built() -> State:
 EXPECTED_P1 = {
     "bias": 1.0,
     "cash": 17.0,
-    "diamond_value": 6.0,  # diamond_values[5]
+    "diamond_value": 8.0,  # diamond_values[6]
     "bookkeeping_value": 6.0,  # bookkeeping_values[2]
     # Shares per company: track icons (1, 1, 0, 1) + share cards (2, 0, 1, 0); C2's
     # share icon is on a goods card, which the feature does not count ("share cards").
@@ -282,3 +282,16 @@ def test_ink_walk_needs_a_bookkeeper_face_up_in_play() -> None:
     tile = with_area(s, 0, "B1", "B11", tiles=cards(s, "T-keeper"))
     assert tile.players[0].measures(tile.cat)[4] == 1
     assert ink_walk(tile, tile.players[0]) == (1, 9 - 6)
+    # A01's 1 coffee met exactly by cof1/1.
+    exact = with_area(s, 0, "cof1/1", "A9")
+    assert ink_walk(exact, exact.players[0]) == (1, 9 - 6)
+
+
+def test_the_rows_of_the_last_state_are_shared() -> None:
+    """A search leaf asks twice (the value model, then the drive): the second asker gets
+    the same rows, not a recomputation; another state gets its own."""
+    s = built()
+    rows = player_features(s)
+    assert player_features(s) is rows
+    other = with_player(s, 0, cash=18)
+    assert player_features(other) is not rows and player_features(other)[0][1] == 18.0
