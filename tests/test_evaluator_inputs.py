@@ -18,6 +18,7 @@ import pytest
 import engine
 from engine.state import ACTIONS, OVER, PLANNING, SETUP, State
 from search.evaluator import (
+    DEFAULT_WEIGHTS,
     Weights,
     book_run,
     estimate_money,
@@ -201,3 +202,30 @@ def test_relabelling_the_seats_relabels_the_evaluation(evaluator: str) -> None:
     assert m[0] == pytest.approx(money[0], rel=1e-12)
     if evaluator == "hand":
         assert m[1] == pytest.approx(money[1] + 1, rel=1e-12)
+
+
+def test_the_defaults_are_the_hand_formula_without_tempo() -> None:
+    s = built()
+    assert money_estimate(s) == estimate_money(s)
+    assert evaluate(s) == evaluate(s, DEFAULT_WEIGHTS, "hand", 0.0)
+    assert evaluate(s)[1] == estimate_money(s)
+
+
+def test_evaluate_uses_the_named_evaluator() -> None:
+    s = built()
+    learned = money_estimate(s, W, "learned")
+    assert learned != estimate_money(s, W)
+    assert evaluate(s, W, "learned")[1] == learned
+    assert evaluate(s, W, "learned", tempo=1.5)[1] == [learned[0] + 1.5, learned[1]]
+
+
+def test_an_unknown_evaluator_is_named_with_the_choices() -> None:
+    with pytest.raises(ValueError, match=r"^evaluator: one of hand, learned, got 'hnad'$"):
+        money_estimate(built(), W, "hnad")
+
+
+def test_win_utilities_do_not_overflow_on_large_sums() -> None:
+    """The softmax is taken relative to the best: sums of thousands of pounds (a
+    reported total, a tempo-laden leaf) give the same utilities as small ones."""
+    assert win_utilities([5000.0, 4990.0], 5.0) == pytest.approx(
+        win_utilities([10.0, 0.0], 5.0), rel=1e-12)
