@@ -145,6 +145,9 @@ def main() -> int:
                          "mutants that survived run again (after adding tests)")
     ap.add_argument("--report", action="store_true",
                     help="only summarise the last run in --work (no new run)")
+    ap.add_argument("--restrict", type=Path,
+                    help="with --report: count only the mutants named in this file (e.g. "
+                         "another run's sample.txt, to compare on the same mutants)")
     ap.add_argument("--only", nargs="*", default=[],
                     help="mutant name patterns (e.g. 'search.mcts.xǁMCTSǁ_select*')")
     a = ap.parse_args()
@@ -190,6 +193,8 @@ def main() -> int:
         print(f"mutmut run: log in {work / 'mutmut.log'}", flush=True)
         mutmut(work, ["run", "--max-children", str(a.children), *names])
     sampled = sample_file.read_text().split() if sample_file.exists() else None
+    if a.restrict:
+        sampled = a.restrict.read_text().split()
     counts: Counter[str] = Counter()
     survivors = []
     chosen = set(sampled) if sampled else None
