@@ -81,10 +81,9 @@ def best_bookkeeping(state: State, points: int | None = None, k: int = 1,
     ``"cpsat"`` (the reference model); both give the same values. Results are cached.
 
     >>> import engine, random
-    >>> from engine import apply_unchecked, random_step
     >>> s, rng = engine.new_game(players=3, seed=5), random.Random(5)
     >>> while s.decision.kind != "bookkeeping-points":
-    ...     s = apply_unchecked(s, random_step(s, rng))
+    ...     s = s.apply_unchecked(s.random_step(rng))
     >>> plan = best_bookkeeping(s)[0]
     >>> plan.exact and plan.points == s.pool
     True
@@ -148,10 +147,9 @@ def best_ink_move(state: State, valuation: TrackValuation | None = None) -> InkP
     reward collected there + track value from there.
 
     >>> import engine, random
-    >>> from engine import apply_unchecked, random_step
     >>> s, rng = engine.new_game(players=2, seed=8), random.Random(8)
     >>> while s.decision.kind != "ink-jar":
-    ...     s = apply_unchecked(s, random_step(s, rng))
+    ...     s = s.apply_unchecked(s.random_step(rng))
     >>> best_ink_move(s).steps[-1].kind in ("ink", "halt")
     True
     """

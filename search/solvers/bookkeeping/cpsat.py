@@ -11,9 +11,10 @@ from ortools.sat.python import cp_model
 from search.solvers.bookkeeping.problem import _BookProblem
 from search.solvers.bookkeeping.valuation import _contribution
 
+_Plan = tuple[int, tuple[int, ...], tuple[tuple[int, int], ...]]
 
-def _solve_books(pr: _BookProblem, k: int) -> list[tuple[int, tuple[int, ...],
-                                                         tuple[tuple[int, int], ...]]]:
+
+def _solve_books(pr: _BookProblem, k: int) -> list[_Plan]:
     """CP-SAT: the k best (value, display spaces taken, placements), each with a
     different set of books taken."""
     model = cp_model.CpModel()
@@ -37,47 +38,62 @@ def _solve_books(pr: _BookProblem, k: int) -> list[tuple[int, tuple[int, ...],
     objective += [w.pound * coins * take[j] for j, _, _, coins in pr.display if coins]
     prev_reach: Any = 1
     for kk in pr.ahead:
-        placers = [q for q in range(len(seq)) if (q, kk) in place]
-        old = model.new_bool_var(f"old{kk}")
-        for q in placers:
-            model.add_implication(place[(q, kk)], old.Not())
-        model.add_bool_or([old] + [place[(q, kk)] for q in placers])
-        ok_old, c_old = pr.old_top(kk)
-        meet_terms: list[Any] = [old] if ok_old else []
-        reach = model.new_bool_var(f"reach{kk}")
-        rewards: list[Any] = []
-        for i, q in enumerate(placers):
-            top = model.new_bool_var(f"top{q}_{kk}")
-            later = [place[(q2, kk)] for q2 in placers[i + 1:]]
-            model.add_implication(top, place[(q, kk)])
-            for lit in later:
-                model.add_bool_or([top.Not(), lit.Not()])
-            model.add_bool_or([top, place[(q, kk)].Not()] + later)
-            b = seq[q][0]
-            if w.meet[b] and w.can_move:
-                meet_terms.append(top)
-                c = _contribution(w, kk, b)
-                if c:
-                    z = model.new_bool_var(f"z{q}_{kk}")
-                    model.add_implication(z, top)
-                    model.add_implication(z, reach)
-                    model.add_bool_or([z, top.Not(), reach.Not()])
-                    rewards.append(c * z)
-        if ok_old and c_old and w.can_move:
-            z = model.new_bool_var(f"zo{kk}")
-            model.add_implication(z, old)
-            model.add_implication(z, reach)
-            model.add_bool_or([z, old.Not(), reach.Not()])
-            rewards.append(c_old * z)
-        meet = sum(meet_terms) if meet_terms and w.can_move else 0
-        # reach[k] = reach[k-1] and the top of k is enterable
-        model.add(reach <= prev_reach)
-        model.add(reach <= meet)
-        model.add(reach >= prev_reach + meet - 1)
-        objective.append(w.space[kk] * reach)
-        objective.extend(rewards)
-        prev_reach = reach
-    obj = sum(objective)
+        prev_reach = _space(model, pr, kk, seq, place, prev_reach, objective)
+    return _k_best(model, pr, sum(objective), take, seq, place, k)
+
+
+def _space(model: cp_model.CpModel, pr: _BookProblem, kk: int, seq: list[tuple[int, Any]],
+           place: dict[tuple[int, int], Any], prev_reach: Any, objective: list[Any]) -> Any:
+    """Book space ``kk``: which book ends on top (an old one or the last placed), whether
+    the ink jar reaches it (``reach[k] = reach[k-1]`` and its top's needs are met), and
+    its value and the top's rewards, added to ``objective``. Returns ``reach``."""
+    w = pr.w
+    placers = [q for q in range(len(seq)) if (q, kk) in place]
+    old = model.new_bool_var(f"old{kk}")
+    for q in placers:
+        model.add_implication(place[(q, kk)], old.Not())
+    model.add_bool_or([old] + [place[(q, kk)] for q in placers])
+    ok_old, c_old = pr.old_top(kk)
+    meet_terms: list[Any] = [old] if ok_old else []
+    reach = model.new_bool_var(f"reach{kk}")
+    rewards: list[Any] = []
+    for i, q in enumerate(placers):
+        top = model.new_bool_var(f"top{q}_{kk}")
+        later = [place[(q2, kk)] for q2 in placers[i + 1:]]
+        model.add_implication(top, place[(q, kk)])
+        for lit in later:
+            model.add_bool_or([top.Not(), lit.Not()])
+        model.add_bool_or([top, place[(q, kk)].Not()] + later)
+        b = seq[q][0]
+        if w.meet[b] and w.can_move:
+            meet_terms.append(top)
+            c = _contribution(w, kk, b)
+            if c:
+                rewards.append(c * _both(model, f"z{q}_{kk}", top, reach))
+    if ok_old and c_old and w.can_move:
+        rewards.append(c_old * _both(model, f"zo{kk}", old, reach))
+    meet = sum(meet_terms) if meet_terms and w.can_move else 0
+    model.add(reach <= prev_reach)
+    model.add(reach <= meet)
+    model.add(reach >= prev_reach + meet - 1)
+    objective.append(w.space[kk] * reach)
+    objective.extend(rewards)
+    return reach
+
+
+def _both(model: cp_model.CpModel, name: str, a: Any, b: Any) -> Any:
+    """A literal true exactly when ``a`` and ``b`` are."""
+    z = model.new_bool_var(name)
+    model.add_implication(z, a)
+    model.add_implication(z, b)
+    model.add_bool_or([z, a.Not(), b.Not()])
+    return z
+
+
+def _k_best(model: cp_model.CpModel, pr: _BookProblem, obj: Any, take: dict[int, Any],
+            seq: list[tuple[int, Any]], place: dict[tuple[int, int], Any],
+            k: int) -> list[_Plan]:
+    """The ``k`` best plans, best first; distinct plans take distinct sets of books."""
     model.maximize(obj)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = 1
@@ -95,7 +111,6 @@ def _solve_books(pr: _BookProblem, k: int) -> list[tuple[int, tuple[int, ...],
                 if chosen is not None and solver.boolean_value(chosen):
                     placements.append((b, kk))
         out.append((value, taken, tuple(placements)))
-        # Distinct plans take distinct sets of books.
         model.add_bool_or([take[j].Not() if j in taken else take[j] for j in take])
     out.sort(key=lambda e: (-e[0], e[1]))
     return out

@@ -87,10 +87,52 @@ class ExpansionPlan:
 # --------------------------------------------------------------------------------------
 
 def _assemble(pr: _Problem, regions_set: Sequence[int], combo: Combo, value: int) -> ExpansionPlan:
+    """A chosen set of regions and column choices as the exact steps that play it."""
     cat = pr.cat
-    nb1, nb2, occ = pr.nb1, pr.nb2, pr.occ
     company = pr.company
-    # Prim's order from the launching points: each region is entered at its cheapest.
+    order, spent, launch = _entry_order(pr, regions_set)
+    assert spent <= pr.points
+    takes, rets = combo
+    columns: list[int] = []
+    base = list(pr.base)
+    for col, t in enumerate(takes):
+        columns.extend([col] * t)
+        for _ in range(t):
+            base[col] = after_take(base[col])
+    steps: list[Step] = []
+    if pr.action:
+        steps.append(Step("expand", company))
+    steps.extend(Step("enter", r, col) for r, col in zip(order, columns, strict=True))
+    if _stop_is_asked(pr, order, spent, launch, base):
+        steps.append(Step("stop"))
+    pp, dd, bb, tt, _ = pr.set_totals(order)
+    track_first = pr.rewards.track_first(pp, dd, tt)
+    if pr.s.reward_order_asked(pr.player, company, pp, tt):
+        steps.append(Step("reward-order", 1 if track_first else 0))
+    p = pr.s.players[pr.player]
+    track = cat.tracks[pr.s.tracks[company]]
+    rewards = simulate_rewards(cat, track, p, company, pp, dd, bb, tt, track_first)
+    bases = [list(cols) for cols in pr.s.bases]
+    bases[company] = base
+    ousted = list(pr.prev_ousted) + [pr.owner_of[r] for r in order if pr.owner_of[r] >= 0]
+    removals = _removals(pr, rewards.remove_posts, bases, ousted, steps)
+    returns = _returns(pr, rets, bases, ousted, steps)
+    colval = tables(cat).column_value
+    share_delta = tuple(sum(colval[code] for code in bases[c])
+                        - sum(colval[code] for code in pr.s.bases[c]) for c in range(4))
+    return ExpansionPlan(
+        company=company, steps=tuple(steps), regions=tuple(order), columns=tuple(columns),
+        returns=tuple(returns), removals=tuple(removals), rewards=rewards,
+        points=pr.points, spent=spent, forfeited=pr.points - spent,
+        share_delta=share_delta, value=value / _SCALE, exact=pr.exact,
+    )
+
+
+def _entry_order(pr: _Problem, regions_set: Sequence[int]
+                 ) -> tuple[list[int], int, tuple[int, int]]:
+    """Prim's order from the launching points: each region is entered at its cheapest.
+    Returns the order, the points spent and the launching masks after it."""
+    nb1, nb2, occ = pr.nb1, pr.nb2, pr.occ
     l1, l2 = pr.root1, pr.root2
     left = sorted(regions_set)
     order: list[int] = []
@@ -108,50 +150,46 @@ def _assemble(pr: _Problem, regions_set: Sequence[int], combo: Combo, value: int
         left.remove(r)
         l1 |= nb1[r]
         l2 |= nb2[r]
-    assert spent <= pr.points
-    takes, rets = combo
-    columns: list[int] = []
-    base = list(pr.base)
-    for col, t in enumerate(takes):
-        columns.extend([col] * t)
-        for _ in range(t):
-            base[col] = after_take(base[col])
-    steps: list[Step] = []
-    if pr.action:
-        steps.append(Step("expand", company))
-    steps.extend(Step("enter", r, col) for r, col in zip(order, columns, strict=True))
-    remaining = pr.points - spent
-    owned = pr.owned | sum(1 << r for r in order)
+    return order, spent, (l1, l2)
+
+
+def _stop_is_asked(pr: _Problem, order: list[int], spent: int, launch: tuple[int, int],
+                   base: list[int]) -> bool:
+    """Whether the plan ends with ``stop``: always when nothing is entered at a pending
+    expansion decision (stop is then always legal), else when points and posts are left
+    and some region could still be entered (the engine then asks)."""
     if not order and not pr.action:
-        steps.append(Step("stop"))  # the decision is pending: stop is always legal
-    elif remaining > 0 and any(posts_in(code) for code in base):
-        enterable = False
-        free = ~owned & ((1 << len(occ)) - 1)
-        for r in _bits((l1 | l2) & free):
-            if (1 if (l1 >> r) & 1 else 2) + occ[r] <= remaining:
-                enterable = True
-                break
-        if enterable:
-            steps.append(Step("stop"))
-    pp, dd, bb, tt, ousted_counts = pr.set_totals(order)
-    track_first = pr.rewards.track_first(pp, dd, tt)
-    if pr.s.reward_order_asked(pr.player, company, pp, tt):
-        steps.append(Step("reward-order", 1 if track_first else 0))
-    p = pr.s.players[pr.player]
-    track = cat.tracks[pr.s.tracks[company]]
-    rewards = simulate_rewards(cat, track, p, company, pp, dd, bb, tt, track_first)
-    bases = [list(cols) for cols in pr.s.bases]
-    bases[company] = base
-    ousted = list(pr.prev_ousted) + [pr.owner_of[r] for r in order if pr.owner_of[r] >= 0]
+        return True
+    remaining = pr.points - spent
+    if remaining <= 0 or not any(posts_in(code) for code in base):
+        return False
+    l1, l2 = launch
+    owned = pr.owned | sum(1 << r for r in order)
+    free = ~owned & ((1 << len(pr.occ)) - 1)
+    return any((1 if (l1 >> r) & 1 else 2) + pr.occ[r] <= remaining
+               for r in _bits((l1 | l2) & free))
+
+
+def _removals(pr: _Problem, count: int, bases: list[list[int]], ousted: list[int],
+              steps: list[Step]) -> list[tuple[int, int]]:
+    """The posts the rewards remove (the choice costing the player least), applied to
+    ``bases`` and added to ``steps``."""
     removals: list[tuple[int, int]] = []
-    for _ in range(rewards.remove_posts):
-        choice = choose_removal(cat, bases, pr.w.share, set(ousted))
+    for _ in range(count):
+        choice = choose_removal(pr.cat, bases, pr.w.share, set(ousted))
         if choice is None:
             break
         c, col = choice
         removals.append(choice)
         bases[c][col] = after_take(bases[c][col])
         steps.append(Step("remove-post", c, col))
+    return removals
+
+
+def _returns(pr: _Problem, rets: tuple[tuple[int, ...], ...], bases: list[list[int]],
+             ousted: list[int], steps: list[Step]) -> list[tuple[int, int]]:
+    """Where each ousted post returns (the chosen column quotas), applied to ``bases``
+    and added to ``steps``."""
     quota = {c: list(y) for c, y in zip(pr.oust_companies, rets, strict=True)}
     returns: list[tuple[int, int]] = []
     for c in ousted:
@@ -160,20 +198,11 @@ def _assemble(pr: _Problem, regions_set: Sequence[int], combo: Combo, value: int
         if col < 0:
             # No quota left: this post finds no room (or the rare removal from an
             # ousted company opened one: then take the first column with room).
-            col = next((i for i, code in enumerate(bases[c]) if room(cat, code)), -1)
+            col = next((i for i, code in enumerate(bases[c]) if room(pr.cat, code)), -1)
         else:
             q[col] -= 1
         if col >= 0:
             bases[c][col] = after_return(bases[c][col])
             steps.append(Step("return", col))
         returns.append((c, col))
-    colval = tables(cat).column_value
-    share_delta = tuple(sum(colval[code] for code in bases[c])
-                        - sum(colval[code] for code in pr.s.bases[c]) for c in range(4))
-    del ousted_counts
-    return ExpansionPlan(
-        company=company, steps=tuple(steps), regions=tuple(order), columns=tuple(columns),
-        returns=tuple(returns), removals=tuple(removals), rewards=rewards,
-        points=pr.points, spent=spent, forfeited=pr.points - spent,
-        share_delta=share_delta, value=value / _SCALE, exact=pr.exact,
-    )
+    return returns

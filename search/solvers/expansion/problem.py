@@ -241,12 +241,22 @@ class _Problem:
             pending = s.decision
             self.prev_entered = pending.entered or ()
             self.prev_ousted = pending.ousted or ()
-        owners = s.owners
-        n_regions = len(owners)
-        nb1, nb2, base_masks = _adjacency(cat)
+        self._launching_points()
+        self._candidates()
+        self._region_rewards()
+        # Posts leaving the base: best share change for each number of posts taken.
+        self.take_tables = [column_gain_table(cat, code, take=True) for code in self.base]
+        self.G = _distribution_values(self.take_tables, self.nmax, w.share[company])
+        self._ousting()
+
+    def _launching_points(self) -> None:
+        """The company's regions, and the regions next to them or to its base by a
+        land border (``root1``) or over water (``root2``), not yet its own."""
+        s, company = self.s, self.company
+        nb1, nb2, base_masks = _adjacency(self.cat)
         self.nb1, self.nb2 = nb1, nb2
         owned = 0
-        for r, o in enumerate(owners):
+        for r, o in enumerate(s.owners):
             if o == company:
                 owned |= 1 << r
         root1, root2 = base_masks[company]
@@ -256,11 +266,14 @@ class _Problem:
         self.owned = owned
         self.root1 = root1 & ~owned
         self.root2 = root2 & ~owned & ~root1
-        self.occ = [1 if o >= 0 and o != company else 0 for o in owners]
+        self.occ = [1 if o >= 0 and o != company else 0 for o in s.owners]
         self.base = s.bases[company]
         self.posts = sum(posts_in(code) for code in self.base)
 
-        # Regions within reach: cheapest path from the launching points <= points.
+    def _candidates(self) -> None:
+        """Regions within reach: cheapest path from the launching points <= points."""
+        cat, owned, points = self.cat, self.owned, self.points
+        n_regions = len(self.s.owners)
         dist = [99] * n_regions
         for r in range(n_regions):
             if (owned >> r) & 1:
@@ -286,7 +299,10 @@ class _Problem:
         self.cand = [r for r in range(n_regions) if dist[r] <= points] if self.nmax else []
         self.cand_mask = sum(1 << r for r in self.cand)
 
-        regions = cat.regions
+    def _region_rewards(self) -> None:
+        """The regions' rewards, those of the regions entered before this decision, and
+        the model of their value (up to the most a route can collect)."""
+        regions = self.cat.regions
         self.rP = [rg.reward.pounds for rg in regions]
         self.rD = [rg.reward.diamonds for rg in regions]
         self.rB = [rg.reward.bookkeeping for rg in regions]
@@ -295,22 +311,22 @@ class _Problem:
         self.D0 = sum(self.rD[r] for r in self.prev_entered)
         self.B0 = sum(self.rB[r] for r in self.prev_entered)
         self.T0 = sum(self.rT[r] for r in self.prev_entered)
+        self.rewards = _RewardModel(self.s, self.player, self.company, self.w,
+                                    self.P0 + self._top(self.rP),
+                                    self.D0 + self._top(self.rD),
+                                    self.T0 + self._top(self.rT))
 
-        def top(values: list[int]) -> int:
-            """The largest total of ``values`` a route can collect (each region costs
-            at least 1, +1 when occupied)."""
-            items = [(1 + self.occ[r], values[r]) for r in self.cand if values[r] > 0]
-            return _knapsack(items, points, self.nmax)[points][self.nmax]
+    def _top(self, values: list[int]) -> int:
+        """The largest total of ``values`` a route can collect (each region costs at
+        least 1, +1 when occupied)."""
+        items = [(1 + self.occ[r], values[r]) for r in self.cand if values[r] > 0]
+        return _knapsack(items, self.points, self.nmax)[self.points][self.nmax]
 
-        self.rewards = _RewardModel(s, player, company, w, self.P0 + top(self.rP),
-                                    self.D0 + top(self.rD), self.T0 + top(self.rT))
-
-        # Posts leaving the base: best share change for each number of posts taken.
-        self.take_tables = [column_gain_table(cat, code, take=True) for code in self.base]
-        self.G = _distribution_values(self.take_tables, self.nmax, w.share[company])
-
-        # Ousted posts: per company that can be ousted, share change per number ousted.
-        owner_of = [o if o >= 0 and o != company else -1 for o in owners]
+    def _ousting(self) -> None:
+        """Ousted posts: per company that can be ousted, the share change per number
+        ousted (returned to its columns as far as there is room)."""
+        s, company, w = self.s, self.company, self.w
+        owner_of = [o if o >= 0 and o != company else -1 for o in s.owners]
         self.owner_of = owner_of
         oust: dict[int, int] = {}
         for c in self.prev_ousted:
@@ -326,7 +342,7 @@ class _Problem:
         self.room: dict[int, int] = {}
         self.L: dict[int, list[list[tuple[int, tuple[int, ...]]]]] = {}
         for c in self.oust_companies:
-            tabs = [column_gain_table(cat, code, take=False) for code in s.bases[c]]
+            tabs = [column_gain_table(self.cat, code, take=False) for code in s.bases[c]]
             self.return_tables[c] = tabs
             total_room = sum(len(t) - 1 for t in tabs)
             self.room[c] = total_room
