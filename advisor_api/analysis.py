@@ -29,7 +29,7 @@ import engine
 from advisor_api.errors import BrokenInvariant, Conflict, InvalidInput
 from advisor_api.settings import Settings
 from advisor_api.solvers import solver_for_line
-from engine import Observation, State, Step, apply_unchecked, check_invariants, legal_steps
+from engine import Observation, State, Step, check_invariants
 from search.mcts import Line, SearchResult
 
 CHANCE_MESSAGE = "chance event pending: report or sample the outcome"
@@ -111,7 +111,7 @@ def _check(s: State, field: str) -> None:
     if broken:
         raise BrokenInvariant(f"{field}: the position breaks {len(broken)} invariant(s): "
                               + "; ".join(broken), field=field, invariants=broken)
-    _engine_guard(field, lambda: (s.decision, legal_steps(s)))
+    _engine_guard(field, lambda: (s.decision, s.legal_steps()))
 
 
 def searchable(obs: Observation) -> None:
@@ -206,12 +206,12 @@ def _still_mine(s: State, me: int) -> bool:
 def continuation(start: State, line: Line, me: int) -> list[Step]:
     """The line's step and the same player's following steps of its PV (the move)."""
     steps = [line.step]
-    s = apply_unchecked(start, line.step)
+    s = start.apply_unchecked(line.step)
     for player, step in line.pv:
-        if player != me or not _still_mine(s, me) or step not in legal_steps(s):
+        if player != me or not _still_mine(s, me) or step not in s.legal_steps():
             break
         steps.append(step)
-        s = apply_unchecked(s, step)
+        s = s.apply_unchecked(step)
     return steps
 
 
@@ -224,7 +224,7 @@ def format_lines(obs: Observation, result: SearchResult, multipv: int, seed: int
     me = obs.viewer
     names = [player_name(i) for i in range(st.n)]
     base = engine.determinize(obs, random.Random(seed))
-    legal = set(legal_steps(base))
+    legal = set(base.legal_steps())
     out: list[dict[str, Any]] = []
     for rank, line in enumerate(result.lines[:multipv], start=1):
         steps = continuation(base, line, me) if line.step in legal else [line.step]
@@ -259,7 +259,7 @@ def build_response(plan: Plan, result: SearchResult, elapsed: float, final: bool
         "pov": player_name(obs.viewer),
         "decision": {"kind": d.kind, "player": player_name(d.player), "seat": d.player + 1},
         "round": st.round,
-        "legal_steps": len(legal_steps(st)),
+        "legal_steps": len(st.legal_steps()),
         "lines": format_lines(obs, result, plan.multipv, plan.seed, solved),
         "iterations": result.iterations,
         "elapsed": round(elapsed, 4),

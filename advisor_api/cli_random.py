@@ -17,7 +17,6 @@ from rich.table import Table
 
 import engine
 from advisor_api.cli_errors import catalogue_setting, output_file, read_catalogue, unusable
-from engine import apply_unchecked, decision, random_step
 
 random_app = typer.Typer()
 
@@ -31,10 +30,10 @@ def _play_random(players: int, seed: int, variable: bool, stop_at: int | None,
     # --stop-at K stops at the first player decision at or after step K: a chance event
     # is nobody's choice, so that position could be neither analysed nor solved.
     while not s.is_over() and (stop_at is None or len(history) < stop_at
-                               or decision(s).is_chance):
-        who = decision(s).player
-        step = random_step(s, rng)
-        s = apply_unchecked(s, step)
+                               or s.decision.is_chance):
+        who = s.decision.player
+        step = s.random_step(rng)
+        s = s.apply_unchecked(step)
         history.append((who, step))
     return s, history
 

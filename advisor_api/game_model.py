@@ -95,7 +95,7 @@ class Game:
             if idx != len(self.history):
                 raise IllegalStep(f"step index {idx} out of order")
             step = Step.parse(text, cat)
-            s = engine.apply(s, step, player if player >= 0 else None)
+            s = s.apply(step, player if player >= 0 else None)
             self.states.append(s)
             self.history.append(Record(player, step, source, group))
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import engine
 from advisor_api.analysis import player_name
 from advisor_api.errors import Conflict, InvalidInput
 from advisor_api.game_model import Game, Record
@@ -102,7 +101,7 @@ def _apply_steps(s: State, me: int, steps: list[Step], whole_move: bool) -> list
                            f"decision is {who})", field="move")
         try:
             # Planning and the starting tile: any seat still deciding may go first.
-            s = engine.apply(s, step, me)
+            s = s.apply(step, me)
         except IllegalStep as exc:
             raise Conflict(f"{where}{exc}", field="move" if whole_move else "step") from None
         states.append(s)
@@ -135,7 +134,7 @@ def chance_report(game: Game, raw: Any) -> list[Row]:
                        field="step")
     step = parse_step(raw, s, "step")
     try:
-        new = engine.apply(s, step)
+        new = s.apply(step)
     except IllegalStep as exc:
         raise Conflict(str(exc), field="step") from None
     rows = game.add([Record(-1, step, "report", game.next_group)], [new])

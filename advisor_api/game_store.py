@@ -333,7 +333,7 @@ def deal(game: Game) -> list[Row]:
             step, source = Step("deal-tile", d.target, engine.HIDDEN), "unseen"
         else:
             break
-        s = engine.apply(s, step)
+        s = s.apply(step)
         records.append(Record(-1, step, source, group))
         states.append(s)
     return game.add(records, states) if records else []

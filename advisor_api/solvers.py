@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from engine import State, Step, legal_steps
+from engine import State, Step
 from search.solvers import (
     BookPlan,
     ExpansionPlan,
@@ -55,7 +55,7 @@ def solve_decision(state: State) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     try:
         if kind == "action":
-            for st in legal_steps(state):
+            for st in state.legal_steps():
                 if st.kind == "expand":
                     plans = best_expansions(state, st.a, k=1)
                     if plans:

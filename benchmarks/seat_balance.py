@@ -41,7 +41,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
 
-from engine import State, Step, apply_move, legal_steps, new_game, observe, score, winners
+from engine import State, Step, apply_move, new_game, observe, score, winners
 from search.arena import read_journal, wilson_interval
 from search.bot_specs import make_bot
 
@@ -80,7 +80,7 @@ class SeatGame:
 def _forced_chance(s: State, step: Step, setup: str) -> Step:
     """The first-game component for a dealt track or tile, where ``setup`` forces it."""
     cat = s.cat
-    legal = legal_steps(s)
+    legal = s.legal_steps()
     if step.kind == "deal-track" and setup in _FORCED_TRACKS:
         return next(x for x in legal if x.b == cat.first_game_tracks[x.a])
     if step.kind == "deal-tile" and setup in _FORCED_TILES:
@@ -104,7 +104,7 @@ def advance(s: State, setup: str) -> State:
             s = s.apply(_forced_chance(s, s.sample_chance(), setup))
         elif forced_tiles and d.kind == "starting-tile":
             want = wanted_tile(s.cat.first_game_tiles, d.player, setup)
-            s = s.apply(next(x for x in legal_steps(s) if x.a == want))
+            s = s.apply(next(x for x in s.legal_steps() if x.a == want))
         else:
             break
     return s

@@ -115,7 +115,7 @@ def test_openspiel_bot_spends_its_time_share(benchmark):  # type: ignore[no-unty
 
     s = engine.new_game(players=2, seed=0)
     while s.decision.kind == "chance":
-        s = engine.apply_unchecked(s, s.sample_chance())
+        s = s.apply_unchecked(s.sample_chance())
     obs = engine.observe(s, 0)
 
     def rest_step() -> float:

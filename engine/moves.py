@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engine.rules import IllegalStep, apply, decide_as, decision
+from engine.rules import IllegalStep
 from engine.state import State
 from engine.steps import Move, Step
 
@@ -26,23 +26,23 @@ def apply_move(s: State, move: Move, complete: bool = True) -> State:
     a new turn of the same player)."""
     cur = s
     for i, step in enumerate(move.steps):
-        d = decision(cur)
+        d = cur.decision
         if d.player != move.player and move.player in d.deciders:
-            cur = decide_as(cur, move.player)  # a simultaneous decision: any seat first
-            d = decision(cur)
+            cur = cur.decide_as(move.player)  # a simultaneous decision: any seat first
+            d = cur.decision
         if d.player != move.player:
             who = "chance" if d.player < 0 else f"P{d.player + 1}"
             raise IllegalStep(
                 f"steps[{i}]: the decision belongs to {who}, not P{move.player + 1}")
         try:
-            cur = apply(cur, step)
+            cur = cur.apply(step)
         except IllegalStep as exc:
             raise IllegalStep(f"steps[{i}]: {exc}") from None
     # A seat that stepped into a simultaneous decision is its first decider until it is
     # done, so "still deciding" is the first decider being the mover, unless what it
     # decides next is a new turn (the last to plan may act first; a player whose
     # opponents have all ended their actions takes turn after turn).
-    d = decision(cur)
+    d = cur.decision
     if (complete and move.player >= 0 and d.player == move.player and not cur.is_over()
             and not d.starts_turn):
         raise IllegalStep(f"move incomplete: P{move.player + 1} still has to decide {d.kind!r}")

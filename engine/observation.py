@@ -22,7 +22,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from engine.rules import decide_as
 from engine.state import HIDDEN, State, bits
 from engine.tables import tables
 
@@ -57,7 +56,7 @@ def observe(s: State, viewer: int) -> Observation:
     if viewer in s.decision.deciders:
         # A simultaneous decision (Planning, the starting tile) is the viewer's own from
         # the moment it begins: the viewer sees the position with itself deciding.
-        s = decide_as(s, viewer)
+        s = s.decide_as(viewer)
     o = s.clone()
     o.rng = 0
     if not s.revealed:

@@ -18,7 +18,7 @@ immutable, hashable and fast to copy.
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.catalogue import Catalogue
 from engine.decision import Decision
@@ -48,13 +48,19 @@ from engine.primitives import (  # noqa: F401 - re-exported (older imports, test
 )
 from engine.rules import (
     apply,
+    apply_unchecked,
+    chance_outcomes,
     decide_as,
     decision,
     legal_steps,
+    random_step,
     reward_order_asked,
     sample_chance,
 )
 from engine.steps import Step
+
+if TYPE_CHECKING:
+    import random
 
 
 class PlayerState:
@@ -277,11 +283,14 @@ class State:
         return (f"<State round={self.round} phase={PHASE_NAMES[self.phase]} "
                 f"decision={d.kind}{who}>")
 
-    # -- the public API lives in engine.rules; these delegate ------------------------
+    # -- the game's moves: the one spelling of the rules' entry points -----------------
+    # (the rules live in engine.rules; these delegate, so every caller writes
+    # ``s.apply(step)``, ``s.decision``, ``s.legal_steps()``...)
     @property
     def decision(self) -> Decision:
         """Who decides next, with the decision's arguments (see :class:`Decision`)."""
-        return decision(self)
+        d = self._decision  # built once per state: the search asks at every node
+        return d if d is not None else decision(self)
 
     def legal_steps(self, player: int | None = None) -> list[Step]:
         """Every legal step at this decision (chance outcomes at a chance event); with
@@ -299,9 +308,24 @@ class State:
         (``decision.player == player``); raises ``IllegalStep`` if it has none now."""
         return decide_as(self, player)
 
+    def apply_unchecked(self, step: Step) -> State:
+        """The state after ``step``, known to be legal (taken from :meth:`legal_steps`):
+        no check, for the search's hot loops."""
+        return apply_unchecked(self, step)
+
     def sample_chance(self) -> Step:
         """A chance outcome drawn with the state's own generator."""
         return sample_chance(self)
+
+    def chance_outcomes(self) -> list[tuple[Step, float]]:
+        """The outcomes of the pending chance event with their probabilities (uniform);
+        raises ``IllegalStep`` where no chance event is due."""
+        return chance_outcomes(self)
+
+    def random_step(self, rng: random.Random) -> Step:
+        """A uniformly random legal step (a chance outcome from the state's own
+        generator at a chance event)."""
+        return random_step(self, rng)
 
     def is_over(self) -> bool:
         return self.phase == OVER

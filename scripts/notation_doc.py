@@ -57,7 +57,7 @@ def legal_examples(max_games: int = 400) -> dict[str, str]:
                     found[step.kind] = step.text(s.cat)
             active = [x for x in legal if x.kind not in PASSIVE]
             pool = active if active and rng.random() < 0.9 else legal
-            s = engine.apply_unchecked(s, pool[int(rng.random() * len(pool))])
+            s = s.apply_unchecked(pool[int(rng.random() * len(pool))])
         if len(found) == len(KINDS):
             break
     missing = set(KINDS) - set(found)

@@ -7,7 +7,7 @@ import random
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine import Move, Observation, State, Step, apply_unchecked, determinize, observe
+from engine import Move, Observation, State, Step, determinize, observe
 
 
 @dataclass(frozen=True)
@@ -41,7 +41,7 @@ def play_out_move(obs: Observation, pick: StepPicker) -> Move:
     while True:
         step = pick(cur, state)
         steps.append(step)
-        state = apply_unchecked(state, step)
+        state = state.apply_unchecked(step)
         if not still_mine(state, me):
             return Move(me, tuple(steps))
         cur = observe(state, me)

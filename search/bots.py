@@ -25,9 +25,7 @@ from engine import (
     Observation,
     State,
     Step,
-    apply_unchecked,
     determinize,
-    legal_steps,
     observe,
 )
 from search.bot_base import Bot, Budget, play_out_move, still_mine
@@ -45,7 +43,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, obs: Observation, budget: Budget | None = None) -> Move:
-        return play_out_move(obs, lambda o, s: self.rng.choice(legal_steps(s)))
+        return play_out_move(obs, lambda o, s: self.rng.choice(s.legal_steps()))
 
 
 class PolicyBot:
@@ -81,7 +79,7 @@ class GreedyBot:
 
     def _pick(self, obs: Observation, state: State) -> Step:
         me = obs.viewer
-        legal = candidate_steps(state, legal_steps(state))
+        legal = candidate_steps(state, state.legal_steps())
         if len(legal) == 1:
             return legal[0]
         best, best_value = legal[0], -1e18
@@ -89,10 +87,10 @@ class GreedyBot:
             total = 0.0
             for k in range(self.samples):
                 rng = random.Random(k)
-                s = apply_unchecked(state, step)
+                s = state.apply_unchecked(step)
                 guard = 0
                 while still_mine(s, me) and guard < 60:
-                    s = apply_unchecked(s, policy_step(s, rng, solvers=True))
+                    s = s.apply_unchecked(policy_step(s, rng, solvers=True))
                     guard += 1
                 total += self._value(s, me)
             value = total / self.samples + self.rng.random() * 1e-6
@@ -129,7 +127,7 @@ class MCTSBot:
         root = None
         share = 0.6
         while True:
-            legal = legal_steps(state)
+            legal = state.legal_steps()
             if len(legal) == 1:
                 step = legal[0]
                 root = subtree(root, [step]) if root is not None else None
@@ -142,7 +140,7 @@ class MCTSBot:
                 root = subtree(result.root, [step])
                 share = max(0.1, share * 0.5)
             steps.append(step)
-            state = apply_unchecked(state, step)
+            state = state.apply_unchecked(step)
             if not still_mine(state, me):
                 return Move(me, tuple(steps))
             cur = observe(state, me)

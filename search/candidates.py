@@ -8,13 +8,13 @@ at the next step of the same route is cheap.
 
 >>> import engine
 >>> s = engine.new_game(players=2, seed=0)
->>> candidate_steps(s, engine.legal_steps(s)) == engine.legal_steps(s)
+>>> candidate_steps(s, s.legal_steps()) == s.legal_steps()
 True
 """
 
 from __future__ import annotations
 
-from engine import State, Step, decision
+from engine import State, Step
 from search.solvers import SolverError, best_bookkeeping, best_expansions, best_ink_move
 
 TOP_K = 3
@@ -23,10 +23,10 @@ TOP_K = 3
 def _plans(state: State, k: int) -> list[tuple[Step, ...]] | None:
     """Step sequences of the solvers' ``k`` best plans at this decision, best first;
     None where no solver answers (not a solved decision, or the solver refuses)."""
-    kind = decision(state).kind
+    kind = state.decision.kind
     try:
         if kind == "expansion":
-            company = decision(state).company
+            company = state.decision.company
             assert company is not None
             return [p.steps for p in best_expansions(state, company, k=k) if p.steps]
         if kind == "bookkeeping-points":
@@ -42,7 +42,7 @@ def _plans(state: State, k: int) -> list[tuple[Step, ...]] | None:
 def _worth_solving(state: State, legal: list[Step]) -> bool:
     """Whether to ask the solvers: more than two legal steps, or an ink-jar decision
     (halt or go on: the evaluator alone halted bots in front of books they could enter)."""
-    return len(legal) > 2 or (len(legal) == 2 and decision(state).kind == "ink-jar")
+    return len(legal) > 2 or (len(legal) == 2 and state.decision.kind == "ink-jar")
 
 
 def candidate_steps(state: State, legal: list[Step], k: int = TOP_K) -> list[Step]:
@@ -64,7 +64,7 @@ def best_plan(state: State, legal: list[Step], k: int = TOP_K) -> tuple[Step, ..
 
     >>> import engine
     >>> s = engine.new_game(players=2, seed=0)
-    >>> best_plan(s, engine.legal_steps(s)) == (engine.legal_steps(s)[0],)
+    >>> best_plan(s, s.legal_steps()) == (s.legal_steps()[0],)
     True
     """
     if _worth_solving(state, legal):

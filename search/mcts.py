@@ -37,11 +37,7 @@ from engine import (
     Observation,
     State,
     Step,
-    apply_unchecked,
-    decision,
     determinize,
-    legal_steps,
-    sample_chance,
 )
 from search.candidates import best_plan, candidate_steps
 from search.collector import collector_paused
@@ -322,7 +318,7 @@ class MCTS:
         # The root decision is the searcher's own: its legal steps follow from what it
         # sees, so they are the same in every determinization and are listed once.
         first = determinize(obs, random.Random(cfg.seed ^ 0x5EED))
-        root_legal = candidate_steps(first, legal_steps(first))
+        root_legal = candidate_steps(first, first.legal_steps())
         if prior_visits > 0 and len(root_legal) >= min_candidates:
             # A reused subtree lacks the candidates its earlier search never tried.
             fresh = [s for s in root_legal if s not in root.children]
@@ -338,7 +334,7 @@ class MCTS:
         cfg = self.config
         node.player = player
         for step in legal:
-            after = self._rollout(apply_unchecked(state, step), horizon, random.Random(1),
+            after = self._rollout(state.apply_unchecked(step), horizon, random.Random(1),
                                   player, player)
             util, money = evaluate(after, cfg.weights, cfg.evaluator, cfg.tempo)
             drive = bookkeeping_drive(after, cfg.book_drive)
@@ -364,17 +360,17 @@ class MCTS:
         path = [root]
         mover = me
         while not _past_horizon(state, horizon):
-            d = decision(state)
+            d = state.decision
             if d.kind == "chance":
-                state = apply_unchecked(state, sample_chance(state))
+                state = state.apply_unchecked(state.sample_chance())
                 continue
             player = d.player
             if node is root:
                 legal = root_legal
             else:
-                legal = legal_steps(state)
+                legal = state.legal_steps()
                 if d.hidden and player != me:
-                    state = apply_unchecked(state, rollout_step(state, rng, legal))
+                    state = state.apply_unchecked(rollout_step(state, rng, legal))
                     continue
                 if player != me and cfg.tree == "move":
                     break
@@ -401,14 +397,14 @@ class MCTS:
                 child.avail = 1
                 children[step] = child
                 mover = player
-                state = apply_unchecked(state, step)
+                state = state.apply_unchecked(step)
                 path.append(child)
                 break
             if not known:
                 break
             step, node = self._select(known, player)
             mover = player
-            state = apply_unchecked(state, step)
+            state = state.apply_unchecked(step)
             path.append(node)
         state = self._rollout(state, horizon, rng, me, mover)
         util, money = evaluate(state, cfg.weights, cfg.evaluator, cfg.tempo)
@@ -489,10 +485,10 @@ class MCTS:
             # at the same point of the turn order.
             noise = self.config.rollout_noise
             while not _past_horizon(state, horizon) and steps < limit:
-                d = decision(state)
+                d = state.decision
                 if d.kind == "action" and d.player == me and steps:
                     break
-                state = apply_unchecked(state, rollout_step(state, rng, noise=noise))
+                state = state.apply_unchecked(rollout_step(state, rng, noise=noise))
                 steps += 1
             return state
         if self.config.horizon in ("turn", "move"):
@@ -500,7 +496,7 @@ class MCTS:
             # (every step until someone else or chance decides), then evaluate.
             turn = self.config.horizon == "turn"
             if turn:  # "turn" finishes the sub-choices of whoever decides next
-                mover = decision(state).player  # -1 at chance and at the end
+                mover = state.decision.player  # -1 at chance and at the end
             stop = horizon if turn else 99
             noise = self.config.rollout_noise
             # At expansion, bookkeeping and ink-jar decisions the solvers' best plan is
@@ -508,11 +504,11 @@ class MCTS:
             # cache miss every time (a new state), for the same answer as a rule.
             plan: tuple[Step, ...] = ()
             while not _past_horizon(state, stop) and steps < limit:
-                d = decision(state)
+                d = state.decision
                 if d.kind == "chance" or d.player != mover or (turn and d.kind == "action"):
                     break
                 if d.kind in SOLVED_KINDS:
-                    legal = legal_steps(state)
+                    legal = state.legal_steps()
                     if plan and plan[0] in legal:
                         step, plan = plan[0], plan[1:]
                     elif len(legal) == 1:
@@ -523,11 +519,11 @@ class MCTS:
                 else:
                     plan = ()
                     step = rollout_step(state, rng, noise=noise)
-                state = apply_unchecked(state, step)
+                state = state.apply_unchecked(step)
                 steps += 1
             return state
         while not _past_horizon(state, horizon) and steps < limit:
-            state = apply_unchecked(state, rollout_step(state, rng))
+            state = state.apply_unchecked(rollout_step(state, rng))
             steps += 1
         return state
 

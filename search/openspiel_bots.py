@@ -50,7 +50,7 @@ from typing import Any
 
 import numpy as np
 
-from engine import Move, Observation, Step, apply_unchecked, determinize, legal_steps
+from engine import Move, Observation, Step, determinize
 from search.bot_base import Budget, still_mine
 from search.extras import require
 
@@ -124,7 +124,7 @@ class OpenSpielBot:
         steps: list[Step] = []
         share = FIRST_SHARE
         while True:
-            legal = legal_steps(state)
+            legal = state.legal_steps()
             if len(legal) == 1:
                 step = legal[0]
             else:
@@ -137,7 +137,7 @@ class OpenSpielBot:
                     share = max(MIN_SHARE, share * 0.5)
                 step = root.to_step(action)
             steps.append(step)
-            state = apply_unchecked(state, step)
+            state = state.apply_unchecked(step)
             if not still_mine(state, me):
                 return Move(me, tuple(steps))
 

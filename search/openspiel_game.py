@@ -4,7 +4,7 @@ The adapter wraps the rules engine without changing it, so OpenSpiel's algorithm
 (``MCTSBot``, ``ISMCTSBot``, ...) can play the real game as a yardstick.
 
 * Dynamics sequential, chance explicit (every chance event of the engine is a chance
-  node whose outcomes, all equally likely, come from :func:`engine.chance_outcomes`),
+  node whose outcomes, all equally likely, come from :meth:`engine.State.chance_outcomes`),
   information imperfect, utility constant-sum, reward terminal: at the end each of the
   ``k`` winners gets ``1/k``, the others 0 (returns always sum to 1).
 * Parameters: ``players`` (2-4, default 2) and ``seed`` (default 0; it seeds the
@@ -44,10 +44,7 @@ from engine import (
     Observation,
     State,
     Step,
-    apply_unchecked,
-    chance_outcomes,
     determinize,
-    legal_steps,
     observe,
     winners,
 )
@@ -139,7 +136,7 @@ def step_to_action(state: State, step: Step) -> int:
 
     >>> import engine
     >>> s = engine.new_game(players=2, seed=1)
-    >>> step = engine.legal_steps(s)[0]
+    >>> step = s.legal_steps()[0]
     >>> action_to_step(s, step_to_action(s, step)) == step
     True
     """
@@ -284,7 +281,7 @@ class MombasaState(pyspiel.State):
             core.actions, core.steps, core.outcomes = [], {}, []
             return
         if s.decision.kind == "chance":
-            outcomes = chance_outcomes(s)
+            outcomes = s.chance_outcomes()
             ids = [step_to_action(s, st) for st, _ in outcomes]
             core.steps = dict(zip(ids, (st for st, _ in outcomes), strict=True))
             core.outcomes = [(a, p) for a, (_, p) in zip(ids, outcomes, strict=True)]
@@ -294,7 +291,7 @@ class MombasaState(pyspiel.State):
         # and -1 & ARG_MASK is NO_ARG.
         base = _KIND_BASE
         steps: dict[int, Step] = {}
-        for st in legal_steps(s):
+        for st in s.legal_steps():
             kind, a, b, c = st
             if kind == "goods":
                 a = _cards_to_slots(s, a)
@@ -325,7 +322,7 @@ class MombasaState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         s = self._core.state
-        self._core = _Core(apply_unchecked(s, self.to_step(action)))
+        self._core = _Core(s.apply_unchecked(self.to_step(action)))
 
     def _action_to_string(self, player: int, action: int) -> str:
         step = self.to_step(action)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 
-from engine import State, Step, legal_steps, sample_chance, tables
+from engine import State, Step, tables
 from search.candidates import candidate_steps
 
 # Decisions the solvers answer (expansion routes, bookkeeping points, ink-jar moves).
@@ -117,7 +117,7 @@ def plan_step(s: State, rng: random.Random, legal: list[Step] | None = None) -> 
     ('plan', True)
     """
     if legal is None:
-        legal = legal_steps(s)
+        legal = s.legal_steps()
     plans = [st for st in legal if st.kind == "plan"]
     if not plans or rng.random() < HOLD_BACK:
         return next(st for st in legal if st.kind == "ready")
@@ -150,9 +150,9 @@ def policy_step(s: State, rng: random.Random, legal: list[Step] | None = None,
                 noise: float = 1.5, solvers: bool = False) -> Step:
     """A step chosen by the heuristic (softly: random among the better ones)."""
     if s.decision.kind == "chance":
-        return sample_chance(s)
+        return s.sample_chance()
     if legal is None:
-        legal = legal_steps(s)
+        legal = s.legal_steps()
     if len(legal) == 1:
         return legal[0]
     if solvers and s.decision.kind in SOLVED_KINDS:

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from engine import Observation, State, Step, legal_steps, tables
+from engine import Observation, State, Step, tables
 from search.bots import GreedyBot
 from search.features import ink_reach, ink_walk
 from search.routes import ROUTES, route_bonus
@@ -64,7 +64,7 @@ class SpecialistBot(GreedyBot):
 
     def _pick(self, obs: Observation, state: State) -> Step:
         scripted = self._scripted(state, obs.viewer)
-        if scripted is not None and scripted in legal_steps(state):
+        if scripted is not None and scripted in state.legal_steps():
             return scripted
         return super()._pick(obs, state)
 

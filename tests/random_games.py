@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 
 import engine
-from engine import Step, apply_unchecked, decision, legal_steps, random_step, sample_chance
+from engine import Step
 from engine.state import OVER, State
 from search.policy import PASSIVE
 
@@ -29,10 +29,10 @@ __all__ = ["MAX_STEPS", "PASSIVE", "PROPERTY", "SEEDS", "game_states", "policy",
 def policy(s: State, rng: random.Random, biased: bool) -> Step:
     """Uniform random steps, or (biased) non-passive steps 90% of the time."""
     if not biased:
-        return random_step(s, rng)
-    if decision(s).kind == "chance":
-        return sample_chance(s)
-    legal = legal_steps(s)
+        return s.random_step(rng)
+    if s.decision.kind == "chance":
+        return s.sample_chance()
+    legal = s.legal_steps()
     active = [x for x in legal if x.kind not in PASSIVE]
     if active and rng.random() < 0.9:
         return active[int(rng.random() * len(active))]
@@ -48,7 +48,7 @@ def game_states(players: int, seed: int, variable: bool, biased: bool = False
     for _ in range(MAX_STEPS):
         if s.phase == OVER:
             return
-        s = apply_unchecked(s, policy(s, rng, biased))
+        s = s.apply_unchecked(policy(s, rng, biased))
         yield s
     raise AssertionError(f"{players}p seed={seed}: the game does not end")
 

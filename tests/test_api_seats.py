@@ -405,7 +405,7 @@ def _predictions(start: engine.State, history: list[tuple[int | None, engine.Ste
             guessed.append(s.sample_chance().text(s.cat))
             dealt.append(step.text(s.cat))
             choices.append(len(s.legal_steps()))
-        s = engine.apply(s, step, player)
+        s = s.apply(step, player)
     return guessed, dealt, choices
 
 
@@ -509,7 +509,7 @@ def test_the_seed_is_shown_once_the_game_is_over(api: TestClient) -> None:
         if h["source"] == "chance":
             assert s.sample_chance() == step, h  # dealt from that seed
         who = h["player"]
-        s = engine.apply(s, step, int(who[1:]) - 1 if who.startswith("P") else None)
+        s = s.apply(step, int(who[1:]) - 1 if who.startswith("P") else None)
     assert s.is_over()
 
 

@@ -31,7 +31,7 @@ def _random_states(seed: int, count: int) -> list[engine.State]:
         if s.decision.kind == "chance":
             s = s.apply(s.sample_chance())
             continue
-        legal = engine.legal_steps(s)
+        legal = s.legal_steps()
         s = s.apply(legal[rng.randrange(len(legal))])
         out.append(s)
     return out[:: max(1, len(out) // count)]
@@ -52,7 +52,7 @@ def test_the_drive_is_gone_once_the_game_is_over() -> None:
     rng = random.Random(5)
     while not s.is_over():
         s = s.apply(s.sample_chance() if s.decision.kind == "chance"
-                    else rng.choice(engine.legal_steps(s)))
+                    else rng.choice(s.legal_steps()))
     assert bookkeeping_drive(s, 3.0) is None
 
 

@@ -53,7 +53,7 @@ def test_first_look_pick_is_what_one_iteration_without_a_tree_would_pick() -> No
     obs = engine.observe(s, s.decision.player)
     cfg = SearchConfig(iterations=1, seed=5)
     look = first_look_pick(obs, cfg)
-    assert look in engine.legal_steps(s)
+    assert look in s.legal_steps()
     assert MCTS(replace(cfg, c_uct=0.0)).search(obs).best == look
 
 
@@ -104,13 +104,13 @@ def test_first_look_holds_the_only_candidate_too() -> None:
     but ``MCTS.first_look`` still rates it, so the firstlook diagnostic has a pick."""
     s = start(seed=3)
     rng = random.Random(0)
-    while not (s.decision.kind != "chance" and len(engine.legal_steps(s)) == 1):
+    while not (s.decision.kind != "chance" and len(s.legal_steps()) == 1):
         s = s.apply(s.sample_chance() if s.decision.kind == "chance"
-                    else rng.choice(engine.legal_steps(s)))
+                    else rng.choice(s.legal_steps()))
     obs = engine.observe(s, s.decision.player)
     root = MCTS(SearchConfig(iterations=1, seed=2)).first_look(obs)
-    assert list(root.children) == engine.legal_steps(s)
-    assert first_look_pick(obs, SearchConfig(iterations=1)) == engine.legal_steps(s)[0]
+    assert list(root.children) == s.legal_steps()
+    assert first_look_pick(obs, SearchConfig(iterations=1)) == s.legal_steps()[0]
 
 
 def _late_planning_observations(count: int) -> list[engine.Observation]:
@@ -123,7 +123,7 @@ def _late_planning_observations(count: int) -> list[engine.Observation]:
         if d.kind == "plan" and s.round >= 2:
             found.append(engine.observe(s, d.player))
         s = s.apply(s.sample_chance() if d.kind == "chance"
-                    else rng.choice(engine.legal_steps(s)))
+                    else rng.choice(s.legal_steps()))
     return found
 
 

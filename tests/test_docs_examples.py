@@ -424,7 +424,7 @@ def test_random_game_stops_at_a_player_decision(tmp_path: Path) -> None:
     s = engine.new_game(players=2, seed=3)
     rng = random.Random(3)
     for _ in range(80):
-        s = engine.apply_unchecked(s, engine.random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
     assert s.decision.is_chance  # so the stop below is not at step 80
     done = subprocess.run([str(BIN / "mombasa"), "random-game", "--players", "2", "--seed",
                            "3", "--stop-at", "80", "--dump-state", "pos.json", "--json"],

@@ -24,10 +24,7 @@ from engine import (
     NotationError,
     Step,
     apply_move,
-    apply_unchecked,
-    decision,
     group_moves,
-    legal_steps,
 )
 from engine.state import OVER, State
 from engine.steps import KINDS
@@ -46,7 +43,7 @@ def play(players: int, seed: int, variable: bool, biased: bool
             return
         step = policy(s, rng, biased)
         yield s, step
-        s = apply_unchecked(s, step)
+        s = s.apply_unchecked(step)
     raise AssertionError(f"{players}p seed={seed}: the game does not end")
 
 
@@ -72,7 +69,7 @@ def check_step(step: Step) -> None:
 def test_every_legal_step_round_trips(seed: int, players: int, variable: bool,
                                       biased: bool) -> None:
     for s, _ in play(players, seed, variable, biased):
-        for step in legal_steps(s):
+        for step in s.legal_steps():
             check_step(step)
 
 
@@ -80,7 +77,7 @@ def test_round_trips_cover_every_step_kind() -> None:
     seen: set[str] = set()
     for seed in range(30):
         for s, _ in play(2 + seed % 3, seed, seed % 2 == 0, True):
-            for step in legal_steps(s):
+            for step in s.legal_steps():
                 if step.kind not in seen:
                     check_step(step)
                     seen.add(step.kind)
@@ -115,8 +112,8 @@ def _history(players: int, seed: int, variable: bool, biased: bool
     history: list[tuple[int, Step]] = []
     end = start
     for s, step in play(players, seed, variable, biased):
-        history.append((decision(s).player, step))
-        end = apply_unchecked(s, step)
+        history.append((s.decision.player, step))
+        end = s.apply_unchecked(step)
     return start, history, end
 
 

@@ -12,7 +12,6 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 import engine  # noqa: E402
-from engine import apply_unchecked, legal_steps, random_step  # noqa: E402
 from search.arena import play_game  # noqa: E402
 from search.bot_specs import make_bot  # noqa: E402
 from search.bots import Budget  # noqa: E402
@@ -28,7 +27,7 @@ from search.openspiel_game import (  # noqa: E402
 def _ready(players: int = 2, seed: int = 0) -> engine.State:
     s = engine.new_game(players=players, seed=seed)
     while s.decision.kind == "chance":
-        s = apply_unchecked(s, s.sample_chance())
+        s = s.apply_unchecked(s.sample_chance())
     return s
 
 
@@ -43,7 +42,7 @@ def _random_states(count: int, seed: int, players: int = 2) -> list[engine.State
         while not s.is_over() and len(out) < count:
             if k % 3 == 0:
                 out.append(s)
-            s = apply_unchecked(s, random_step(s, rng))
+            s = s.apply_unchecked(s.random_step(rng))
             k += 1
         game_seed += 1
     return out
@@ -95,7 +94,7 @@ def test_action_round_trip_on_random_states() -> None:
     kinds: set[str] = set()
     for s in _random_states(2000, seed=1) + _random_states(600, seed=2, players=4):
         seen: set[int] = set()
-        for step in legal_steps(s):
+        for step in s.legal_steps():
             action = step_to_action(s, step)
             assert 0 <= action < NUM_DISTINCT_ACTIONS
             assert action_to_step(s, action) == step
@@ -115,11 +114,11 @@ def test_adapter_actions_match_engine() -> None:
             outcomes = st.chance_outcomes()
             assert sum(p for _, p in outcomes) == pytest.approx(1.0)
             assert [st.to_step(a) for a, _ in outcomes] == [x for x, _ in
-                                                           engine.chance_outcomes(s)]
+                                                           s.chance_outcomes()]
         else:
             actions = st.legal_actions()
-            assert actions == sorted(step_to_action(s, x) for x in legal_steps(s))
-            assert sorted(map(st.to_step, actions)) == sorted(legal_steps(s))
+            assert actions == sorted(step_to_action(s, x) for x in s.legal_steps())
+            assert sorted(map(st.to_step, actions)) == sorted(s.legal_steps())
             text = st.action_to_string(actions[0])
             assert engine.Step.parse(text, s.cat) == st.to_step(actions[0])
 
@@ -227,7 +226,7 @@ def test_openspiel_bots_never_read_hidden_state() -> None:
     rng = random.Random(5)
     while not (s.decision.kind == "plan" and s.decision.player == 1
                and any(c >= 0 for c in s.players[0].slots)):
-        s = apply_unchecked(s, random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
     obs = engine.observe(s, 1)
     a = engine.determinize(obs, random.Random(1))
     b = engine.determinize(obs, random.Random(2))

@@ -26,11 +26,7 @@ from hypothesis import strategies as st
 import engine
 from engine import (
     Step,
-    apply,
-    apply_unchecked,
     check_invariants,
-    decision,
-    legal_steps,
     score,
     winners,
 )
@@ -77,7 +73,7 @@ class GameLog:
 
     def at(self, k: int, s: State, step: Step) -> str:
         return (f"{self.where}: step {k} {step.text(s.cat)!r} "
-                f"(round {s.round}, {decision(s).kind} of P{decision(s).player + 1})")
+                f"(round {s.round}, {s.decision.kind} of P{s.decision.player + 1})")
 
 
 def play_checked(players: int, seed: int, variable: bool, policy: Policy,
@@ -98,10 +94,10 @@ def play_checked(players: int, seed: int, variable: bool, policy: Policy,
         assert k < MAX_STEPS, f"{log.where}: no end after {MAX_STEPS} steps"
         step = policy(s, rng)
         where = log.at(k, s, step)
-        nxt = apply_unchecked(s, step)
+        nxt = s.apply_unchecked(step)
         k += 1
         log.kinds[step.kind] = log.kinds.get(step.kind, 0) + 1
-        if every_step or nxt.phase == OVER or decision(nxt).player != decision(s).player:
+        if every_step or nxt.phase == OVER or nxt.decision.player != s.decision.player:
             violations = check_invariants(nxt)
             assert violations == [], f"{where}: {violations}"
         for i, p in enumerate(nxt.players):
@@ -128,7 +124,7 @@ def check_final(s: State, log: GameLog) -> None:
     """A finished game: round 7 over, nothing left to decide, a consistent score."""
     cat = s.cat
     assert s.phase == OVER and s.round == 7, log.where
-    assert decision(s).kind == "over" and legal_steps(s) == [], log.where
+    assert s.decision.kind == "over" and s.legal_steps() == [], log.where
     scores = score(s)
     ids = tuple(c.id for c in cat.companies)
     for sc in scores:
@@ -177,7 +173,7 @@ def play_plain(players: int, seed: int, variable: bool, policy: Policy
         assert k < MAX_STEPS
         step = policy(s, rng)
         kinds[step.kind] = kinds.get(step.kind, 0) + 1
-        s = apply_unchecked(s, step)
+        s = s.apply_unchecked(step)
         k += 1
     return s, kinds, k
 
@@ -206,10 +202,10 @@ def test_apply_agrees_with_apply_unchecked_and_never_mutates(
     while s.phase != OVER:
         assert k < MAX_STEPS
         step = biased_policy(s, rng) if k % 2 else uniform_policy(s, rng)
-        assert step in legal_steps(s)
+        assert step in s.legal_steps()
         key = s.key()
-        a = apply(s, step)
-        b = apply_unchecked(s, step)
+        a = s.apply(step)
+        b = s.apply_unchecked(step)
         assert a == b and hash(a) == hash(b)
         assert s.key() == key, f"step {k} {step.text(s.cat)!r} changed the state it was applied to"
         s = a

@@ -21,7 +21,6 @@ from hypothesis import strategies as st
 import engine
 from engine import (
     StateFormatError,
-    decision,
     observation_from_json,
     observation_to_json,
     observe,
@@ -80,7 +79,7 @@ def test_every_state_of_a_game_round_trips(players: int, seed: int, variable: bo
     for s in game_states(players, seed, variable, biased):
         check_state_round_trip(s)
         check_observation_round_trip(s)
-        kinds.add(decision(s).kind)
+        kinds.add(s.decision.kind)
     assert {"plan", "action", "over", "chance"} <= kinds
 
 
@@ -97,7 +96,7 @@ def test_pending_work_is_written_in_game_terms() -> None:
     s = engine.new_game(players=4, seed=5)
     rng = random.Random(5)
     while s.decision.kind != "expansion":
-        s = engine.apply_unchecked(s, engine.random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
     first = state_to_json(s)["pending"][0]
     d = s.decision
     assert first == {"decision": "expansion", "player": d.player + 1,

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 import engine
-from engine import apply_unchecked, legal_steps, random_step, tables
+from engine import tables
 from engine.state import State, face_up, measures
 from search.policy import PASSIVE
 from search.solvers import (
@@ -63,13 +63,13 @@ def _games(seed0: int) -> Iterator[tuple[int, Callable[[State, random.Random], e
 
 
 def _uniform(s: State, rng: random.Random) -> engine.Step:
-    return random_step(s, rng)
+    return s.random_step(rng)
 
 
 def _busy(s: State, rng: random.Random) -> engine.Step:
     if s.decision.kind == "chance":
         return s.sample_chance()
-    legal = legal_steps(s)
+    legal = s.legal_steps()
     busy = [x for x in legal if x.kind not in PASSIVE]
     return rng.choice(busy) if busy and rng.random() < 0.9 else rng.choice(legal)
 
@@ -102,7 +102,7 @@ def _collect(kinds: tuple[str, ...], count: int, seed0: int, per_game: int
             kind = s.decision.kind
             if kind in kinds and (kind != "action" or _can_expand(s)):
                 found.append(s)
-            s = apply_unchecked(s, policy(s, rng))
+            s = s.apply_unchecked(policy(s, rng))
         rng.shuffle(found)
         out.extend((x, seed) for x in found[:per_game])
         if len(out) >= count:
@@ -124,7 +124,7 @@ def expansion_positions(count: int, seed0: int, cap: int) -> tuple[State, ...]:
         rng = random.Random(seed * 7919 + s.round)
         if s.decision.kind == "action":
             companies = [c for c in range(4) if any(code & 7 for code in s.bases[c])]
-            s = apply_unchecked(s, engine.Step("expand", rng.choice(companies)))
+            s = s.apply_unchecked(engine.Step("expand", rng.choice(companies)))
             if s.decision.kind != "expansion":
                 continue
         item = s.todo[0]
@@ -196,11 +196,11 @@ def brute_force_expansion(s: State, v: Valuation) -> float:
             k = key(t)
             if k not in memo:
                 memo[k] = max(rec(t.apply(st), 0.0) for st in
-                              _distinct_columns(t, legal_steps(t), company if
+                              _distinct_columns(t, t.legal_steps(), company if
                                                 d.kind == "expansion" else t.todo[0][2]))
             return memo[k] + adjust
         if d.player == player and d.kind == "reward-order":
-            return max(rec(t.apply(st), adjust) for st in legal_steps(t))
+            return max(rec(t.apply(st), adjust) for st in t.legal_steps())
         if d.player == player and d.kind == "remove-post":
             st = removal_step(t, v)
             t2 = t.apply(st)
@@ -452,7 +452,7 @@ def test_given_points_at_an_action_decision_need_no_face_up_expansion_card() -> 
     while not (s.decision.kind == "action"
                and not face_up(s.players[s.decision.player])
                & tables(s.cat).expansion_mask and s.round > 1):
-        s = apply_unchecked(s, random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
     with pytest.raises(SolverError, match="give the points"):
         best_expansions(s, "CAI")
     plans = best_expansions(s, "CAI", points=3)
@@ -512,8 +512,8 @@ def brute_force_bookkeeping(s: State, tv: TrackValuation) -> float:
             if key in seen:
                 return
             seen.add(key)
-            for st in legal_steps(t):
-                rec(apply_unchecked(t, st))
+            for st in t.legal_steps():
+                rec(t.apply_unchecked(st))
             return
         p = t.players[player]
         value = (pound * (p.cash - p0.cash)
@@ -664,7 +664,7 @@ def test_ink_move_is_the_best_stop() -> None:
         while True:
             halted = u.apply(engine.Step("halt"))
             options.append(_ink_value(s, halted, tv))
-            if engine.Step("ink") not in legal_steps(u):
+            if engine.Step("ink") not in u.legal_steps():
                 break
             u = u.apply(engine.Step("ink"))
             if u.decision.kind != "ink-jar" or u.decision.player != player:

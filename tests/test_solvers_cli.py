@@ -10,7 +10,6 @@ from typer.testing import CliRunner
 
 import engine
 from advisor_api.cli_solve import solve_app
-from engine import apply_unchecked, random_step
 
 
 def _dump(tmp_path: Path, kind: str, seed: int = 0) -> tuple[Path, engine.State]:
@@ -19,7 +18,7 @@ def _dump(tmp_path: Path, kind: str, seed: int = 0) -> tuple[Path, engine.State]
     s = engine.new_game(players=3, seed=seed)
     rng = random.Random(seed)
     while s.decision.kind != kind:
-        s = apply_unchecked(s, random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
     path = tmp_path / f"{kind}.json"
     path.write_text(json.dumps(engine.state_to_json(s)))
     return path, s

@@ -92,7 +92,7 @@ def test_ink_walk_follows_the_needs_book_by_book() -> None:
                 bk = s.cat.bookkeeping_values
                 assert value == bk[p.ink + books] - bk[p.ink]
                 seen_walk += books > 0
-            s = s.apply(engine.legal_steps(s)[rng.randrange(len(engine.legal_steps(s)))]
+            s = s.apply(s.legal_steps()[rng.randrange(len(s.legal_steps()))]
                         if s.decision.kind != "chance" else s.sample_chance())
     assert seen_walk > 0  # the walk is not always empty in random play
 

@@ -170,7 +170,7 @@ def action() -> dict[str, Any]:
     """Mid-game, an action decision (3 players, round 2 or later)."""
     s = state_at(3, 5, True, 120, True)
     while s.decision.kind != "action":
-        s = engine.apply_unchecked(s, engine.random_step(s, random.Random(1)))
+        s = s.apply_unchecked(s.random_step(random.Random(1)))
     js = state_to_json(s)
     assert js["phase"] == "actions" and js["pending"] == [{"decision": "action",
                                                            "player": js["turn"]}]

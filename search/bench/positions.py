@@ -13,7 +13,6 @@ from __future__ import annotations
 import random
 
 import engine
-from engine import apply_unchecked, legal_steps, random_step, sample_chance
 from search.policy import PASSIVE
 
 
@@ -24,12 +23,12 @@ def mid_game(players: int = 4, seed: int = 1, round_: int = 4) -> engine.State:
     rng = random.Random(seed)
     while s.round < round_ or s.decision.kind != "action":
         if s.decision.kind == "chance":
-            step = sample_chance(s)
+            step = s.sample_chance()
         else:
-            legal = legal_steps(s)
+            legal = s.legal_steps()
             busy = [x for x in legal if x.kind not in PASSIVE]
             step = rng.choice(busy) if busy and rng.random() < 0.9 else rng.choice(legal)
-        s = apply_unchecked(s, step)
+        s = s.apply_unchecked(step)
     return s
 
 
@@ -39,6 +38,6 @@ def random_game(players: int, seed: int) -> int:
     rng = random.Random(seed)
     steps = 0
     while not s.is_over():
-        s = apply_unchecked(s, random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
         steps += 1
     return steps

@@ -34,7 +34,7 @@ from functools import cache
 from typing import Any
 
 import engine
-from engine import apply_unchecked, random_step, tables
+from engine import tables
 from search.bench.positions import mid_game, random_game
 from search.mcts import MCTS, SearchConfig
 from search.solvers import best_bookkeeping, best_expansions
@@ -194,7 +194,7 @@ def bookkeeping_inputs() -> tuple[engine.State, ...]:
                 s2.pool = 1 + len(out) % 4
                 out.append(s2)
                 break
-            s = apply_unchecked(s, random_step(s, rng))
+            s = s.apply_unchecked(s.random_step(rng))
     return tuple(out)
 
 
