@@ -29,7 +29,7 @@ from search.evaluator import (
     win_utilities,
 )
 from search.features import bucket, player_features
-from tests.builders import play_setup, start, with_player, with_state
+from tests.builders import cards, play_setup, start, with_area, with_player, with_state
 from tests.test_features import MODEL_FILE, built
 
 # Weights all different (and unlike the defaults) so each term is told apart.
@@ -37,11 +37,18 @@ W = Weights(share_growth_per_round=1.3, round_unit=0.11, future_unit=0.07, book_
             book_ahead=0.0017, track_progress=0.37, win_scale=4.0)
 
 
-def expected_p1(w: Weights) -> float:
-    """The hand formula for P1 of the built position, term by term (round 1, action
-    phase: 6.5 rounds left, 6 future rounds)."""
-    left, future = 6.5, 6
-    money = 17 + 8 + 6  # cash, diamond value (space 6), bookkeeping value (space 2)
+DIAMOND_VALUE = {3: 3, 4: 5, 6: 8}
+# ink space -> (its value, the run's value after it, books ahead beyond the run)
+INK = {2: (6, 23 - 6, 5 - 4),  # books on 3-6 and 8
+       5: (18, 23 - 18, 2 - 1)}  # 6 then a gap, 8
+
+
+def expected_p1(w: Weights, round_: int = 1, diamond: int = 6, ink: int = 2) -> float:
+    """The hand formula for P1 of the built position, term by term (action phase of
+    ``round_``: 7 - round_ + 0.5 rounds left, 7 - round_ future rounds)."""
+    left, future = 7 - round_ + 0.5, 7 - round_
+    ink_value, run_value, beyond = INK[ink]
+    money = 17 + DIAMOND_VALUE[diamond] + ink_value  # cash, diamond and bookkeeping values
     # Shares per company: icons reached + part of the way to the next icon (times the
     # track_progress weight) + share icons on every card owned (here the formula, unlike
     # the learned features, counts C2's icon: Mombasa has D1, E4 and C2), each times the
@@ -52,19 +59,50 @@ def expected_p1(w: Weights) -> float:
     money += sum(n * (v + w.share_growth_per_round * left)
                  for n, v in zip(shares, values, strict=True))
     money += w.round_unit * (3 + 2)  # face up and unused: B1, the bookkeeper A9
-    # Units owned: coffee 8, bananas 5, helmets 2, bookkeeping 2 = 17 on 8 playable
-    # cards; 4 slots play half of them a round.
-    money += w.future_unit * 17 * (4 / 8) * future
-    # The run after the ink jar: 4 books (spaces 3-6), 23 - 6; one more book ahead (8).
-    money += w.book_run * (23 - 6) + w.book_ahead * (5 - 4)
+    if future:
+        # Units owned: coffee 8, bananas 5, helmets 2, bookkeeping 2 = 17 on 8 playable
+        # cards; the open slots (3, +1 from diamond space 4, +1 from ink space 5) play
+        # that share of them a round.
+        slots = 3 + (diamond >= 4) + (ink >= 5)
+        money += w.future_unit * 17 * (slots / 8) * future
+        # The run after the ink jar, and the books ahead beyond it.
+        money += w.book_run * run_value + w.book_ahead * beyond
     return money
+
+
+def expected_p2(w: Weights) -> float:
+    """P2 (untouched, round 1): 1 pound, 1 Cape Town share (track 2, space 2, the
+    start of a run: no progress), nothing face up, 15 units on 10 cards with 3 slots."""
+    return 1 + 1 * (5 + w.share_growth_per_round * 6.5) + w.future_unit * 15 * (3 / 10) * 6
 
 
 def test_hand_formula_term_by_term() -> None:
     s = built()
     got = estimate_money(s, W)
     assert got[0] == pytest.approx(expected_p1(W), rel=1e-12)
+    assert got[1] == pytest.approx(expected_p2(W), rel=1e-12)
     assert money_estimate(s, W, "hand") == got
+
+
+@pytest.mark.parametrize(("round_", "diamond", "ink"), [
+    (6, 6, 2), (7, 6, 2), (1, 4, 2), (1, 3, 2), (1, 3, 5), (1, 4, 5), (5, 6, 5)])
+def test_hand_formula_by_round_and_slots(round_: int, diamond: int, ink: int) -> None:
+    """One future round left in round 6, none in 7; the 4th slot opens on diamond
+    space 4, the 5th on ink space 5 (each exactly there)."""
+    s = with_player(with_state(built(), round=round_), 0, diamond=diamond, ink=ink)
+    assert estimate_money(s, W)[0] == pytest.approx(
+        expected_p1(W, round_, diamond, ink), rel=1e-12)
+
+
+def test_few_cards_are_all_played_each_round() -> None:
+    """With more slots than playable cards every card is played each round (no more):
+    B1 (3 coffee) and C2 (4 bananas) with 4 slots give 7 units a future round."""
+    s = with_area(built(), 0, "B1", hand=cards(built(), "C2"), resting=((),) * 5)
+    base = with_area(built(), 0, "B1", hand=0, resting=((),) * 5)
+    diff = estimate_money(s, W)[0] - estimate_money(base, W)[0]
+    # C2 adds 4 units (7 instead of 3, each played) and its Mombasa share icon.
+    assert diff == pytest.approx(W.future_unit * (7 - 3) * 6
+                                 + 1 * (3 + W.share_growth_per_round * 6.5), rel=1e-12)
 
 
 @pytest.mark.parametrize("term", ["share_growth_per_round", "round_unit", "future_unit",
@@ -79,26 +117,12 @@ def test_each_weight_scales_its_own_term(term: str) -> None:
     assert expected_p1(bigger) != expected_p1(W)
 
 
-def test_hand_formula_in_the_last_round_and_after_ending() -> None:
-    """In round 7 no future round is left (no future units, no book run) and half a
-    round; a player who has ended has no face-up units left to use."""
+def test_after_ending_no_face_up_units_are_left() -> None:
+    """A player who has ended has no face-up units left to use this round."""
     s = with_state(built(), round=7)
-    p1 = 17 + 8 + 6 + sum(n * (v + W.share_growth_per_round * 0.5) for n, v in zip(
-        [1 + W.track_progress / 3 + 3, 1 + W.track_progress * 2 / 3,
-         W.track_progress / 2 + 1, 1], [3, 5, 2, 7], strict=True))
-    assert estimate_money(s, W)[0] == pytest.approx(p1 + W.round_unit * 5, rel=1e-12)
     ended = with_player(s, 0, ended=True)
-    assert estimate_money(ended, W)[0] == pytest.approx(p1, rel=1e-12)
-
-
-def test_the_slots_open_on_the_bookkeeping_track_count() -> None:
-    """Ink on space 5 opens the 5th slot: 5 slots play 5 of the 8 cards a round."""
-    s = with_player(built(), 0, ink=5)
-    base = estimate_money(with_player(built(), 0, ink=5, diamond=3), W)[0]
-    # diamond 3: 4 slots (3 + ink), diamond 6: 5 slots; diamond value 3 vs 8.
-    got = estimate_money(s, W)[0]
-    assert got - base == pytest.approx((8 - 3) + W.future_unit * 17 * (5 / 8 - 4 / 8) * 6,
-                                       rel=1e-9)
+    assert estimate_money(ended, W)[0] == pytest.approx(
+        expected_p1(W, 7) - W.round_unit * 5, rel=1e-12)
 
 
 @pytest.mark.parametrize(("phase", "round_", "left"), [

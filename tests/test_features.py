@@ -14,8 +14,9 @@ The position (two players, round 1, action phase, P1 to act), P1's board:
   (merchant); resting decks: cof1/1 + C9 (merchant), ban1/1, exp2/1 (2 helmets);
 * company tracks (A1, B1, C1, D1 = tracks 0, 2, 4, 6): marker on 3, 4, 1, 2; share
   values 3, 5, 2, 7; posts left on the bases 15, 5, 15, 3;
-* books: A01 (needs 1 coffee) on space 3, A02 (1 banana) on 4, B03 (1 bookkeeping point)
-  on 5, A03 (1 cotton) on 6, A04 (1 helmet) on 8.
+* books: A05 and A06 on spaces 1 and 2 (passed), A01 (needs 1 coffee) on space 3, A02
+  (1 banana) on 4, B03 (1 bookkeeping point) on 5, A03 (1 cotton) on 6, A04 (1 helmet)
+  on 8.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def built() -> State:
         resting=((), (s.cat.card_index("cof1/1"), s.cat.card_index("C9")),
                  (s.cat.card_index("ban1/1"),), (s.cat.card_index("exp2/1"),), ()),
         track=(3, 4, 1, 2))
-    s = set_books(s, 0, {3: ["A01"], 4: ["A02"], 5: ["B03"], 6: ["A03"], 8: ["A04"]})
+    s = set_books(s, 0, {1: ["A05"], 2: ["A06"], 3: ["A01"], 4: ["A02"], 5: ["B03"],
+                         6: ["A03"], 8: ["A04"]})
     s = with_state(s, values=(3, 5, 2, 7),
                    bases=((5, 5, 5), (3, 2, 0), (5, 5, 5), (1, 1, 1)))
     assert s.tracks == (0, 2, 4, 6) and s.phase_name == "actions"
