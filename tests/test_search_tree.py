@@ -1,0 +1,170 @@
+"""The search tree's bookkeeping beyond selection and backup (``tests/test_search_core``):
+node means, the most visited child and the principal variation, the drive sums, the
+first look at the root, the settings' messages, tree reuse and the reported shares
+(issue 51). Each pins an exact value where a one-line change in ``search/mcts.py``
+would show.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+import engine
+from search.bench.positions import mid_game
+from search.mcts import (
+    MCTS,
+    Node,
+    SearchConfig,
+    _add,
+    _num,
+    principal_variation,
+    subtree,
+)
+from tests.random_games import game_states
+
+
+def _node(n: int, w: list[float], player: int = -1) -> Node:
+    node = Node(len(w))
+    node.n, node.avail, node.w = n, n, list(w)
+    node.player = player
+    return node
+
+
+def test_mean_utility_is_the_sum_over_the_visits() -> None:
+    node = _node(4, [3.0, 1.0])
+    assert node.mean_utility(0) == 0.75 and node.mean_utility(1) == 0.25
+    assert _node(0, [0.0, 0.0]).mean_utility(0) == 0.0
+
+
+def test_best_child_is_the_most_visited_then_the_deciders_best() -> None:
+    """Visits first; equal visits: the higher mean utility for the deciding player."""
+    root = _node(30, [15.0, 15.0], player=1)
+    root.children = {"a": _node(10, [6.0, 4.0]), "b": _node(12, [9.0, 3.0]),
+                     "c": _node(12, [4.0, 8.0])}
+    assert root.best_child() == ("c", root.children["c"])
+    root.player = 0
+    assert root.best_child() == ("b", root.children["b"])
+    root.children["a"].n = 13
+    assert root.best_child()[0] == "a"
+    assert Node(2).best_child() is None
+
+
+def test_principal_variation_follows_the_most_visited_children() -> None:
+    root = _node(20, [10.0, 10.0], player=0)
+    a, b = _node(12, [7.0, 5.0], player=1), _node(8, [3.0, 5.0], player=1)
+    root.children = {"a": a, "b": b}
+    a.children = {"x": _node(5, [3.0, 2.0], player=0), "y": _node(6, [3.0, 3.0], player=0)}
+    a.children["y"].children = {"z": _node(0, [0.0, 0.0])}  # never visited: not shown
+    assert principal_variation(root) == [(0, "a"), (1, "y")]
+    assert principal_variation(root, max_len=1) == [(0, "a")]
+    assert subtree(root, ["a", "y"]) is a.children["y"]
+    assert subtree(root, ["a", "q"]) is None and subtree(root, []) is root
+
+
+def test_a_long_line_is_cut_at_40_steps() -> None:
+    root = node = _node(100, [50.0, 50.0], player=0)
+    for k in range(60):
+        child = _node(100 - k, [1.0, 1.0], player=k % 2)
+        node.children = {f"s{k}": child}
+        node = child
+    pv = principal_variation(root)
+    assert len(pv) == 40 and pv[0] == (0, "s0") and pv[-1] == (0, "s39")
+
+
+def test_drive_sums_add_up() -> None:
+    node = Node(3)
+    assert node.d is None
+    _add(node, [1.0, 2.0, 3.0])
+    assert node.d == [1.0, 2.0, 3.0]
+    _add(node, [0.5, 0.0, -1.0])
+    assert node.d == [1.5, 2.0, 2.0]
+
+
+def test_every_node_holds_its_visits_times_a_constant_drive(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A constant drive per leaf: every node's drive sums are its visits times it (the
+    first looks' pseudo-visits included), player by player."""
+    drive = [1.0, 2.0, 4.0]
+    monkeypatch.setattr("search.mcts.bookkeeping_drive", lambda *args: list(drive))
+    state = mid_game(players=3, seed=11, round_=3)
+    result = MCTS(SearchConfig(iterations=60, seed=5, prior_visits=2)).search(
+        engine.observe(state, state.decision.player))
+    stack = [result.root]
+    seen = 0
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children.values())
+        if node.n:
+            assert node.d == pytest.approx([node.n * x for x in drive]), node.n
+            seen += 1
+    assert seen > 20
+
+
+def _one_candidate() -> engine.Observation:
+    """P1's Planning when 'ready' is its only candidate (seed 0, step 27)."""
+    s = next(itertools.islice(game_states(2, 0, False), 27, None))
+    assert s.decision.kind == "plan" and s.decision.player == 0
+    return engine.observe(s, 0)
+
+
+@pytest.mark.parametrize(("prior", "visits"), [(0, 1), (1, 1), (3, 3)])
+def test_first_look_gives_every_candidate_its_visits(prior: int, visits: int) -> None:
+    """The root before any iteration: a child per candidate step, each with
+    ``max(1, prior_visits)`` visits and as many availabilities; the root's sums are
+    the children's."""
+    state = mid_game(players=2, seed=11, round_=3)
+    obs = engine.observe(state, state.decision.player)
+    root = MCTS(SearchConfig(iterations=1, prior_visits=prior)).first_look(obs)
+    searched = MCTS(SearchConfig(iterations=1, prior_visits=2)).search(obs).root
+    assert set(root.children) == set(searched.children) and len(root.children) >= 2
+    for child in root.children.values():
+        assert child.n == child.avail == visits
+        assert sum(child.w) == pytest.approx(visits)
+    assert root.n == visits * len(root.children)
+    assert root.player == state.decision.player
+    for i in range(2):
+        assert root.w[i] == pytest.approx(sum(c.w[i] for c in root.children.values()))
+        assert root.m[i] == pytest.approx(sum(c.m[i] for c in root.children.values()))
+
+
+def test_first_look_at_a_single_candidate() -> None:
+    """With one candidate the search gives it no first look (nothing to choose), but
+    ``first_look`` does."""
+    obs = _one_candidate()
+    root = MCTS(SearchConfig(iterations=1, prior_visits=2)).first_look(obs)
+    assert list(root.children) == [engine.Step("ready")]
+    assert root.children[engine.Step("ready")].n == 2
+    searched = MCTS(SearchConfig(iterations=3, prior_visits=2)).search(obs)
+    assert searched.root.children[engine.Step("ready")].n == 3  # the iterations only
+
+
+@pytest.mark.parametrize(("knob", "value", "message"), [
+    ("iterations", 0, "iterations: expected an integer in [1, 10000000], got 0"),
+    ("time", 0, "time: expected a finite number in (0, 3600], got 0"),
+    ("widen_alpha", 1.5, "widen_alpha: expected a finite number in [0, 1], got 1.5"),
+    ("prior_visits", 2.5, "prior_visits: expected an integer in [0, 10000], got 2.5"),
+])
+def test_a_setting_out_of_range_says_what_is_expected(knob: str, value: float,
+                                                      message: str) -> None:
+    knobs = {"iterations": 5, knob: value}
+    with pytest.raises(ValueError) as err:
+        SearchConfig(**knobs)  # type: ignore[arg-type]
+    assert str(err.value) == message
+
+
+def test_bounds_print_whole_numbers_whole() -> None:
+    assert _num(10**7) == "10000000" and _num(3600.0) == "3600"
+    assert _num(0.5) == "0.5" and _num(-2.25) == "-2.25"
+
+
+def test_lines_share_the_root_children_visits() -> None:
+    """A line's share is its visits over all the root children's visits."""
+    state = mid_game(players=2, seed=11, round_=3)
+    result = MCTS(SearchConfig(iterations=50, seed=5)).search(
+        engine.observe(state, state.decision.player))
+    total = sum(c.n for c in result.root.children.values())
+    assert sum(ln.share for ln in result.lines) == pytest.approx(1.0)
+    for line in result.lines:
+        assert line.share == pytest.approx(line.visits / total)
