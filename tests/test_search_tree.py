@@ -168,3 +168,114 @@ def test_lines_share_the_root_children_visits() -> None:
     assert sum(ln.share for ln in result.lines) == pytest.approx(1.0)
     for line in result.lines:
         assert line.share == pytest.approx(line.visits / total)
+
+
+def _state_at(step: int) -> engine.State:
+    return next(itertools.islice(game_states(2, 0, False), step, None))
+
+
+def test_two_candidates_both_get_their_first_look() -> None:
+    """Two candidates are enough for first looks (seed 0, step 55: two expansions):
+    each is available at every iteration after its prior visits."""
+    s = _state_at(55)
+    obs = engine.observe(s, s.decision.player)
+    result = MCTS(SearchConfig(iterations=7, seed=1, prior_visits=2)).search(obs)
+    assert len(result.root.children) == 2
+    for child in result.root.children.values():
+        assert child.avail == 2 + 7
+
+
+def _mid() -> engine.Observation:
+    state = mid_game(players=2, seed=11, round_=3)
+    return engine.observe(state, state.decision.player)
+
+
+def test_one_prior_visit_is_a_first_look() -> None:
+    result = MCTS(SearchConfig(iterations=20, seed=1, prior_visits=1)).search(_mid())
+    assert len(result.root.children) >= 2
+    for child in result.root.children.values():
+        assert child.avail == 1 + 20
+
+
+def test_without_priors_candidates_join_one_per_iteration() -> None:
+    """No first looks: each iteration adds one untried root candidate (the root is never
+    widened), available from then on: the availabilities are N, N-1, ..."""
+    obs = _mid()
+    n_candidates = len(MCTS(SearchConfig(iterations=1)).first_look(obs).children)
+    iterations = n_candidates + 5
+    result = MCTS(SearchConfig(iterations=iterations, seed=1, prior_visits=0)).search(obs)
+    avails = sorted((c.avail for c in result.root.children.values()), reverse=True)
+    assert avails == list(range(iterations, iterations - n_candidates, -1))
+
+
+def _leaves(monkeypatch: pytest.MonkeyPatch, **knobs: object
+            ) -> tuple[list[engine.State], list[float], engine.Observation]:
+    """The states the first looks evaluate, and the tempo they were given."""
+    import search.mcts as mcts
+
+    leaves: list[engine.State] = []
+    tempos: list[float] = []
+    real = mcts.evaluate
+
+    def spy(s: engine.State, w: object, evaluator: str, tempo: float = 0.0) -> object:
+        leaves.append(s)
+        tempos.append(tempo)
+        return real(s, w, evaluator, tempo)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mcts, "evaluate", spy)
+    obs = _mid()
+    MCTS(SearchConfig(iterations=1, **knobs)).first_look(obs)  # type: ignore[arg-type]
+    assert leaves
+    return leaves, tempos, obs
+
+
+def test_the_rollout_horizons_end_where_they_say(monkeypatch: pytest.MonkeyPatch) -> None:
+    """SearchConfig.horizon: "turn" ends where a turn begins (an action decision),
+    chance or someone else decides; "move" where someone else or chance decides;
+    "cycle" where the searcher's next turn begins (or the round ends); "round" after the
+    round; "game" at the end of the game."""
+    leaves, _, obs = _leaves(monkeypatch, horizon="turn")
+    me, round_ = obs.viewer, obs.state.round
+    for s in leaves:
+        d = s.decision
+        assert d.kind in ("action", "chance") or d.player != me or s.round > round_
+    leaves, _, _ = _leaves(monkeypatch, horizon="move")
+    assert all(s.decision.player != me or s.round > round_ for s in leaves)
+    leaves, _, _ = _leaves(monkeypatch, horizon="cycle")
+    assert all((s.decision.kind, s.decision.player) == ("action", me) or s.round > round_
+               for s in leaves)
+    leaves, _, _ = _leaves(monkeypatch, horizon="round")
+    assert all(s.round == round_ + 1 and s.phase_name == "planning" for s in leaves)
+    leaves, _, _ = _leaves(monkeypatch, horizon="game")
+    assert all(s.is_over() for s in leaves)
+
+
+def test_in_round_one_the_round_horizon_is_round_one(monkeypatch: pytest.MonkeyPatch
+                                                    ) -> None:
+    import search.mcts as mcts
+
+    rounds: list[int] = []
+    real = mcts.evaluate
+    monkeypatch.setattr(mcts, "evaluate", lambda s, *a: (rounds.append(s.round), real(s, *a))[1])
+    from tests.builders import start
+
+    s = start(2, 0)
+    MCTS(SearchConfig(iterations=3, horizon="round")).search(engine.observe(s, 0))
+    assert rounds and all(r == 2 for r in rounds)
+
+
+def test_first_looks_carry_the_tempo_and_the_drive(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first looks are evaluated as the iterations' leaves are: with the tempo, and
+    with the bookkeeping drive (k visits of it)."""
+    _, tempos, _ = _leaves(monkeypatch, tempo=2.5)
+    assert set(tempos) == {2.5}
+    root = MCTS(SearchConfig(iterations=1, prior_visits=3, book_drive=0.5)).first_look(_mid())
+    for child in root.children.values():
+        assert child.d is not None and len(child.d) == 2
+    assert root.d == pytest.approx([sum(c.d[i] for c in root.children.values())  # type: ignore[index]
+                                    for i in range(2)])
+    drive = [1.5, 4.0]
+    monkeypatch.setattr("search.mcts.bookkeeping_drive", lambda *args: list(drive))
+    root = MCTS(SearchConfig(iterations=1, prior_visits=3)).first_look(_mid())
+    for child in root.children.values():
+        assert child.d == [3 * x for x in drive]
