@@ -22,6 +22,7 @@ from search.mcts import (
     principal_variation,
     subtree,
 )
+from tests.builders import play_setup
 from tests.random_games import game_states
 
 
@@ -279,3 +280,124 @@ def test_first_looks_carry_the_tempo_and_the_drive(monkeypatch: pytest.MonkeyPat
     root = MCTS(SearchConfig(iterations=1, prior_visits=3)).first_look(_mid())
     for child in root.children.values():
         assert child.d == [3 * x for x in drive]
+
+
+def _walk(node: Node, depth: int = 0) -> list[tuple[Node, int]]:
+    out = [(node, depth)]
+    for child in node.children.values():
+        out.extend(_walk(child, depth + 1))
+    return out
+
+
+def test_the_round_tree_holds_both_players_moves_past_chance() -> None:
+    """tree="round": the other player's public moves are tree nodes too, and chance
+    events on the way (cards and books drawn) are sampled, never nodes: every node that
+    has children is a player's (seat 0 or 1), and the tree reaches several levels."""
+    result = MCTS(SearchConfig(iterations=300, seed=5)).search(_mid())
+    nodes = _walk(result.root)
+    deciders = {n.player for n, _ in nodes if n.children}
+    assert deciders == {0, 1}
+    assert max(d for _, d in nodes) >= 4
+
+
+def test_the_move_tree_holds_the_searchers_own_steps_only() -> None:
+    """tree="move": the descent stops at another player's decision; every iteration is
+    still backed up (the root's visits are the first looks plus the iterations)."""
+    obs = _mid()
+    result = MCTS(SearchConfig(iterations=200, seed=5, tree="move", prior_visits=2)
+                  ).search(obs)
+    nodes = _walk(result.root)
+    assert {n.player for n, _ in nodes if n.children} == {obs.viewer}
+    assert max(d for _, d in nodes) >= 2
+    assert result.root.n == 2 * len(result.root.children) + 200
+
+
+def test_others_hidden_plans_are_rolled_out_not_searched() -> None:
+    """Searching P1's Planning: P1's own plan steps are tree nodes (below the root too);
+    P2's face-down planning is played by the rollout policy, never a node; the tree goes
+    on past it into the action phase."""
+    s = play_setup(2, 3)
+    obs = engine.observe(s, 0)
+    result = MCTS(SearchConfig(iterations=300, seed=5)).search(obs)
+    steps = [(n.player, st.kind, d) for n, d in _walk(result.root) for st in n.children]
+    assert not any(p == 1 and k in ("plan", "ready") for p, k, _ in steps)
+    assert any(p == 0 and k == "plan" and d >= 1 for p, k, d in steps)
+    assert any(k not in ("plan", "ready") for _, k, _ in steps)
+
+
+def test_node_priors_give_new_nodes_their_first_looks() -> None:
+    """node_priors: a node below the root met with several candidates gets a child per
+    candidate at once, each with ``prior_visits`` pseudo-visits."""
+    result = MCTS(SearchConfig(iterations=120, seed=5, node_priors=True, prior_visits=3)
+                  ).search(_mid())
+    below = [n for n, d in _walk(result.root) if d >= 1 and len(n.children) >= 2]
+    assert below
+    for node in below:
+        assert all(c.n >= 3 and c.avail >= 3 for c in node.children.values())
+    assert any(len(n.children) == 2 for n in below)
+
+
+def test_four_candidates_are_never_widened(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With 4 candidates or fewer a node may try every one (candidates cut to the first
+    4 here; widen_c 0.5 and widen_alpha 0 would allow 2)."""
+    import search.mcts as mcts
+
+    real = mcts.candidate_steps
+    monkeypatch.setattr(mcts, "candidate_steps", lambda s, legal: real(s, legal)[:4])
+    result = MCTS(SearchConfig(iterations=300, seed=5, widen_c=0.5, widen_alpha=0.0)
+                  ).search(_mid())
+    assert max(len(n.children) for n, d in _walk(result.root) if d >= 1) == 4
+
+
+@pytest.mark.parametrize("cut", [None, 5])
+def test_progressive_widening_below_the_root(monkeypatch: pytest.MonkeyPatch,
+                                            cut: int | None) -> None:
+    """Below the root, a node with more than 4 candidates has at most
+    max(2, int(widen_c * (n + 1) ** widen_alpha)) children: 2 with widen_c 2.5 and
+    widen_alpha 0. A node is held to it when every candidate list met by the search
+    that holds its children is longer than 4 (cut to 5 in the second case)."""
+    import search.mcts as mcts
+
+    real = mcts.candidate_steps
+    lists: list[frozenset[engine.Step]] = []
+
+    def spy(s: engine.State, legal: list[engine.Step]) -> list[engine.Step]:
+        out = real(s, legal)[:cut]
+        lists.append(frozenset(out))
+        return out
+
+    monkeypatch.setattr(mcts, "candidate_steps", spy)
+    result = MCTS(SearchConfig(iterations=300, seed=5, widen_c=2.5, widen_alpha=0.0)
+                  ).search(_mid())
+    held = 0
+    for node, depth in _walk(result.root):
+        if depth == 0 or not node.children:
+            continue
+        kids = set(node.children)
+        containing = [len(c) for c in lists if kids <= c]
+        if containing and min(containing) > 4:
+            held += 1
+            assert len(node.children) <= 2
+    assert held >= 5
+
+
+def test_the_root_is_never_widened() -> None:
+    """Without first looks and with a small widen_c, the root still takes a new
+    candidate at every iteration until all are tried."""
+    obs = _mid()
+    n_candidates = len(MCTS(SearchConfig(iterations=1)).first_look(obs).children)
+    assert n_candidates > 4
+    result = MCTS(SearchConfig(iterations=n_candidates, seed=1, prior_visits=0,
+                               widen_c=0.5)).search(obs)
+    assert len(result.root.children) == n_candidates
+
+
+def test_the_descent_goes_on_past_a_chance_event() -> None:
+    """Seed 0, step 34: every candidate (placing a book) is followed by a chance event
+    (a book drawn): the tree still grows below the root's children."""
+    s = _state_at(34)
+    assert s.decision.kind == "place-book"
+    assert all(s.apply(x).decision.kind == "chance" for x in s.legal_steps())
+    result = MCTS(SearchConfig(iterations=120, seed=5)).search(
+        engine.observe(s, s.decision.player))
+    assert max(d for _, d in _walk(result.root)) >= 2
