@@ -415,3 +415,68 @@ def test_the_descent_goes_on_past_a_chance_event() -> None:
     result = MCTS(SearchConfig(iterations=120, seed=5)).search(
         engine.observe(s, s.decision.player))
     assert max(d for _, d in _walk(result.root)) >= 2
+
+
+def _rollout_calls(monkeypatch: pytest.MonkeyPatch, obs: engine.Observation,
+                   **knobs: object) -> list[list[object]]:
+    """Per first look, the noise of each ``rollout_step`` its rollout made."""
+    import search.mcts as mcts
+
+    calls: list[list[object]] = [[]]
+    real_step, real_eval = mcts.rollout_step, mcts.evaluate
+
+    def step(s: engine.State, rng: object, legal: object = None,
+             noise: object = "default") -> engine.Step:
+        calls[-1].append(noise)
+        return real_step(s, rng, legal) if noise == "default" else \
+            real_step(s, rng, legal, noise=noise)  # type: ignore[arg-type]
+
+    def evaluate(*args: object) -> object:
+        calls.append([])
+        return real_eval(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mcts, "rollout_step", step)
+    monkeypatch.setattr(mcts, "evaluate", evaluate)
+    MCTS(SearchConfig(iterations=1, **knobs)).first_look(obs)  # type: ignore[arg-type]
+    return calls[:-1]
+
+
+@pytest.mark.parametrize("horizon", ["turn", "move", "cycle"])
+def test_rollouts_play_with_the_configured_noise(monkeypatch: pytest.MonkeyPatch,
+                                                 horizon: str) -> None:
+    calls = _rollout_calls(monkeypatch, _mid(), horizon=horizon, rollout_noise=0.7)
+    noises = [x for c in calls for x in c]
+    assert noises and set(noises) == {0.7}
+
+
+@pytest.mark.parametrize(("horizon", "limit"), [("game", 3), ("cycle", 2), ("move", 2),
+                                                ("turn", 1)])
+def test_rollouts_stop_at_max_rollout_steps(monkeypatch: pytest.MonkeyPatch, horizon: str,
+                                            limit: int) -> None:
+    """At most ``max_rollout_steps`` steps per rollout; a game-long one makes exactly
+    that many (the game does not end in 3 steps)."""
+    calls = _rollout_calls(monkeypatch, _mid(), horizon=horizon, max_rollout_steps=limit)
+    counts = [len(c) for c in calls]
+    assert max(counts) <= limit
+    if horizon in ("game", "cycle"):
+        assert max(counts) == limit
+    if horizon == "game":
+        assert set(counts) == {limit}
+
+
+def test_the_cycle_horizon_for_the_first_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Seat 0 searching: its rollouts end where its next turn begins (some before the
+    round ends)."""
+    import search.mcts as mcts
+    from tests.builders import start
+
+    leaves: list[engine.State] = []
+    real = mcts.evaluate
+    monkeypatch.setattr(mcts, "evaluate",
+                        lambda s, *a: (leaves.append(s), real(s, *a))[1])
+    s = start(2, 0)
+    MCTS(SearchConfig(iterations=1, horizon="cycle")).first_look(engine.observe(s, 0))
+    assert leaves
+    assert all((x.decision.kind, x.decision.player) == ("action", 0) or x.round > 1
+               for x in leaves)
+    assert any(x.round == 1 for x in leaves)
