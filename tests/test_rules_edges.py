@@ -1,0 +1,50 @@
+"""Rules at their edges, where a one-line change in ``engine/rules`` survived the rules
+tests (issue 51, the mutation run of docs/testing.md): a book's need met exactly, books
+behind the ink jar, and the +1 tile once used.
+
+Books used (shipped catalogue): B04 needs 2 coffee; A01 1 coffee; A02 1 banana.
+"""
+
+from __future__ import annotations
+
+import engine
+from engine.tables import tables
+from tests.builders import at_action, do, set_books, start, texts, with_area
+
+
+def _keeper(*area_cards: str, books: dict[int, list[str]], **fields: object
+            ) -> engine.State:
+    s = with_area(start(), 0, *area_cards, **fields)
+    return at_action(set_books(s, 0, books), 0)
+
+
+def test_a_need_met_exactly_lets_the_ink_jar_in() -> None:
+    """actions.txt, Moving the ink jar, 2: "you must meet each of its needs": 2 coffee
+    face up meet B04's 2 coffee (not only more than 2)."""
+    s = do(_keeper("kpr2/1", "cof2/1", books={1: ["B04"]}, cash=1), "keeper kpr2/1")
+    assert (s.decision.kind, s.decision.player) == ("ink-jar", 0)
+    assert texts(s) == {"ink", "halt"}
+    s = do(s, "ink")
+    assert s.players[0].ink == 1
+
+
+def test_only_books_ahead_of_the_ink_jar_can_be_flipped() -> None:
+    """actions.txt, Moving the ink jar, 1: the flip is for a book on the way ahead; the
+    books on the spaces the jar has passed (1) or stands on (2) are not offered."""
+    s = _keeper("kpr2/1", books={1: ["A01"], 2: ["A02"], 3: ["B04"], 5: ["A01"]},
+                cash=5, ink=2)
+    s = do(s, "keeper kpr2/1")
+    assert (s.decision.kind, s.decision.player) == ("bookkeeper-flip", 0)
+    assert texts(s) == {"noflip", "flip 3", "flip 5"}
+
+
+def test_the_plus1_tile_once_used_offers_nothing() -> None:
+    """rulebook, bonus tiles: the +1 tile is laid on a goods card once; turned face down
+    (used) it offers no more "plus1" steps, while face up it offers one per goods card."""
+    s = start()
+    plus1 = 1 << tables(s.cat).plus1_card
+    up = at_action(with_area(s, 0, "cof2/1", "ban2/1", tiles=plus1), 0)
+    assert {t for t in texts(up) if t.startswith("plus1")} == {"plus1 cof2/1",
+                                                               "plus1 ban2/1"}
+    used = at_action(with_area(s, 0, "cof2/1", "ban2/1", tiles=plus1, used=plus1), 0)
+    assert not any(t.startswith("plus1") for t in texts(used))
