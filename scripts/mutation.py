@@ -140,9 +140,6 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=0, help="seed of --sample")
     ap.add_argument("--resume", action="store_true",
                     help="go on with the run in --work (its copy and results kept)")
-    ap.add_argument("--retest", action="store_true",
-                    help="like --resume, with the tree's tests copied in again and only the "
-                         "mutants that survived run again (after adding tests)")
     ap.add_argument("--report", action="store_true",
                     help="only summarise the last run in --work (no new run)")
     ap.add_argument("--restrict", type=Path,
@@ -154,7 +151,7 @@ def main() -> int:
     tree = a.tree.resolve()
     work = a.work or Path("/tmp/mombasa-mutation") / f"{tree.name}-{a.module}"
     sample_file = work / "sample.txt"
-    if a.resume or a.retest:
+    if a.resume:
         pyproject = (work / "pyproject.toml").read_text()
         old = re.search(r"\n\[tool\.mutmut\]\n(?:(?!\n\[)[\s\S])*", pyproject)
         assert old is not None
@@ -162,18 +159,6 @@ def main() -> int:
         assert found is not None
         tests = json.loads(found.group(1))
         names = sample_file.read_text().split() if sample_file.exists() else list(a.only)
-        if a.retest:
-            for f in tree_files(tree):
-                if f.startswith("tests/"):
-                    (work / f).parent.mkdir(parents=True, exist_ok=True)
-                    shutil.copy2(tree / f, work / f)
-            patterns = MODULES[a.module][1]
-            tests = sorted({t for p in patterns for t in glob.glob(p, root_dir=work)})
-            chosen = set(names) if names else None
-            names = [n for _, data in metas(work) for n, code in data.items()
-                     if code not in (1, 3) and STATUS.get(code) != "timeout"
-                     and (chosen is None or n in chosen)]
-            print(f"retesting {len(names)} mutants with {' '.join(tests)}", flush=True)
         (work / "pyproject.toml").write_text(
             pyproject.replace(old.group(0), "\n") + mutmut_section(MODULES[a.module][0], tests))
         print(f"resuming {work}: log in {work / 'mutmut.log'}", flush=True)
