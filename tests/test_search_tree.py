@@ -42,14 +42,42 @@ def test_mean_utility_is_the_sum_over_the_visits() -> None:
 def test_best_child_is_the_most_visited_then_the_deciders_best() -> None:
     """Visits first; equal visits: the higher mean utility for the deciding player."""
     root = _node(30, [15.0, 15.0], player=1)
-    root.children = {"a": _node(10, [6.0, 4.0]), "b": _node(12, [9.0, 3.0]),
-                     "c": _node(12, [4.0, 8.0])}
-    assert root.best_child() == ("c", root.children["c"])
-    root.player = 0
+    root.children = {"a": _node(10, [6.0, 4.0]), "b": _node(12, [4.0, 8.0]),
+                     "c": _node(12, [9.0, 3.0])}
     assert root.best_child() == ("b", root.children["b"])
+    root.player = 0
+    assert root.best_child() == ("c", root.children["c"])
     root.children["a"].n = 13
     assert root.best_child()[0] == "a"
     assert Node(2).best_child() is None
+
+
+def test_a_new_node_is_empty_and_nobodys() -> None:
+    node = Node(3)
+    assert (node.player, node.n, node.avail, node.children, node.d) == (-1, 0, 0, {}, None)
+    assert node.w == [0.0] * 3 and node.m == [0.0] * 3
+
+
+def test_result_lists_the_visited_root_children() -> None:
+    """Lines: every root child visited at least once (in visit order, then the higher
+    win for the searcher), with its share of the children's visits, means and line."""
+    root = _node(13, [6.0, 7.0], player=0)
+    root.children = {"z": _node(0, [0.0, 0.0]), "a": _node(5, [3.0, 2.0], player=1),
+                     "b": _node(5, [4.0, 1.0], player=1), "d": _node(1, [0.5, 0.5])}
+    root.children["b"].children = {"x": _node(3, [2.0, 1.0])}
+    for c in root.children.values():
+        c.m = [10.0 * c.n, 20.0 * c.n]
+    result = MCTS(SearchConfig(iterations=1))._result(0, root, 11, 0.5)
+    assert [ln.step for ln in result.lines] == ["b", "a", "d"]
+    assert [ln.share for ln in result.lines] == [5 / 11, 5 / 11, 1 / 11]
+    assert result.lines[0].win == [0.8, 0.2] and result.lines[0].money == [10.0, 20.0]
+    assert result.lines[0].pv == [(1, "x")] and result.lines[1].pv == []
+    assert (result.player, result.iterations, result.elapsed, result.determinizations
+            ) == (0, 11, 0.5, 11)
+    assert result.best == "b" and result.iterations_per_second == 22.0
+    single = _node(1, [1.0, 0.0], player=0)
+    single.children = {"only": _node(1, [1.0, 0.0])}
+    assert MCTS(SearchConfig(iterations=1))._result(0, single, 1, 0.1).lines[0].share == 1.0
 
 
 def test_principal_variation_follows_the_most_visited_children() -> None:
@@ -480,3 +508,71 @@ def test_the_cycle_horizon_for_the_first_seat(monkeypatch: pytest.MonkeyPatch) -
     assert all((x.decision.kind, x.decision.player) == ("action", 0) or x.round > 1
                for x in leaves)
     assert any(x.round == 1 for x in leaves)
+
+
+def test_bound_messages_show_what_was_given() -> None:
+    from search.mcts import Bound
+
+    with pytest.raises(ValueError) as err:
+        Bound(0, 1).check("x", 5)
+    assert str(err.value) == "x: expected a finite number in [0, 1], got 5"
+    with pytest.raises(ValueError) as err:
+        Bound(0, 1, open_lo=True, integer=True).check("x", 0, shown="zero")
+    assert str(err.value) == "x: expected an integer in (0, 1], got 'zero'"
+
+
+def test_search_config_needs_a_budget_and_an_integer_seed() -> None:
+    with pytest.raises(ValueError) as err:
+        SearchConfig()
+    assert str(err.value) == "SearchConfig: give iterations or time"
+    assert SearchConfig(time=1.0).iterations is None
+    for seed in (True, "1", 1.0):
+        with pytest.raises(ValueError) as err:
+            SearchConfig(iterations=1, seed=seed)  # type: ignore[arg-type]
+        assert str(err.value) == f"seed: expected an integer, got {seed!r}"
+
+
+def test_search_refusals_say_why() -> None:
+    state = mid_game(players=2, seed=11, round_=3)
+    other = 1 - state.decision.player
+    with pytest.raises(ValueError) as err:
+        MCTS(SearchConfig(iterations=1)).search(engine.observe(state, other))
+    assert str(err.value) == (f"it is not P{other + 1}'s decision "
+                              f"(decision: {state.decision})")
+    s = start_game_over()
+    with pytest.raises(ValueError) as err:
+        MCTS(SearchConfig(iterations=1)).search(engine.observe(s, 0))
+    assert str(err.value) == "the game is over: nothing to search"
+
+
+def start_game_over() -> engine.State:
+    import random
+
+    from tests.builders import start
+
+    s, rng = start(2, 0), random.Random(1)
+    while not s.is_over():
+        s = s.apply_unchecked(s.random_step(rng))
+    return s
+
+
+def test_a_time_budget_stops_the_search() -> None:
+    """``time`` alone: the search runs until the deadline (at least one iteration),
+    reports the elapsed time, and the win pounds follow the rounds left."""
+    import time as clock
+
+    from search.evaluator import rounds_left
+
+    state = mid_game(players=2, seed=11, round_=3)
+    search = MCTS(SearchConfig(time=0.3, seed=1))
+    t0 = clock.perf_counter()
+    result = search.search(engine.observe(state, state.decision.player))
+    wall = clock.perf_counter() - t0
+    assert result.iterations >= 1 and 0.3 <= result.elapsed <= wall
+    assert search._win_pounds == 2.0 * search.config.weights.win_scale * (
+        1.0 + rounds_left(state))
+    reports: list[float] = []
+    MCTS(SearchConfig(iterations=8, report_every=4)).search(
+        engine.observe(state, state.decision.player),
+        callback=lambda r: reports.append(r.elapsed))
+    assert len(reports) == 2 and all(0 <= x <= wall + 60 for x in reports)
