@@ -7,6 +7,10 @@ Books used (shipped catalogue): B04 needs 2 coffee; A01 1 coffee; A02 1 banana.
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 import engine
 from engine.tables import tables
 from tests.builders import at_action, do, set_books, start, texts, with_area
@@ -48,3 +52,45 @@ def test_the_plus1_tile_once_used_offers_nothing() -> None:
                                                                "plus1 ban2/1"}
     used = at_action(with_area(s, 0, "cof2/1", "ban2/1", tiles=plus1, used=plus1), 0)
     assert not any(t.startswith("plus1") for t in texts(used))
+
+
+def test_illegal_steps_say_why() -> None:
+    """The refusals name the decision and the reason: a step of a kind not asked for
+    lists the legal kinds; a majority refused says who has more (coffee 2 against 3,
+    while the bananas majority is open)."""
+    s = at_action(with_area(with_area(start(), 0, "cof2/1", "ban2/1"), 1, "cof2/2",
+                            "cof1/2"), 0)
+    with pytest.raises(engine.IllegalStep) as err:
+        s.apply(engine.Step("ready"))
+    kinds = sorted({x.kind for x in s.legal_steps()})
+    assert str(err.value).endswith(f"legal step kinds here: {', '.join(kinds)}")
+    majority = engine.Step.parse("majority coffee 1", s.cat)
+    assert majority not in s.legal_steps()
+    with pytest.raises(engine.IllegalStep) as err:
+        s.apply(majority)
+    assert str(err.value).endswith(
+        "another player has more of that type face up, or your total is below the line")
+
+
+def test_nothing_is_due_at_a_player_decision_or_after_the_end() -> None:
+    s = start()
+    with pytest.raises(engine.IllegalStep, match="^no chance event is due$"):
+        s.chance_outcomes()
+    rng = random.Random(2)
+    while not s.is_over():
+        s = s.apply_unchecked(s.random_step(rng))
+    with pytest.raises(engine.IllegalStep, match="^no chance event is due$"):
+        s.chance_outcomes()
+    with pytest.raises(engine.IllegalStep, match="^the game is over$"):
+        s.apply(engine.Step("end"))
+
+
+def test_turns_pass_clockwise_among_three() -> None:
+    """rulebook, Action phase: play goes clockwise: P1, P2, P3, skipping those who
+    have ended."""
+    s = start(3, 0)
+    assert s.decision.player == 0
+    s = do(s, next(t for t in texts(s) if t.startswith("end")))
+    assert (s.decision.kind, s.decision.player) == ("action", 1)
+    s = do(s, next(t for t in texts(s) if t.startswith("end")))
+    assert (s.decision.kind, s.decision.player) == ("action", 2)
