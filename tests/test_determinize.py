@@ -15,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from engine import Step, apply, decision, determinize, legal_steps, observe
+from engine import Step, determinize, observe
 from engine.state import HIDDEN, PlayerState, State, bits
 from engine.tables import tables
 from tests.builders import play_setup, with_player
@@ -26,13 +26,13 @@ def _planned(players: int, seed: int, plans: int, shares: int = 2) -> State:
     """P1 (holding ``shares`` share cards too) has planned ``plans`` cards face down and
     is ready; the next seat is to plan."""
     s = play_setup(players=players, seed=seed)
-    planner = decision(s).player
+    planner = s.decision.player
     share_cards = [i for i, c in enumerate(s.cat.cards) if c.kind == "share"][:shares]
     s = with_player(s, planner, hand=s.players[planner].hand | sum(1 << i for i in share_cards))
     for _ in range(plans):
-        s = apply(s, next(x for x in legal_steps(s) if x.kind == "plan"))
-    s = apply(s, Step("ready"))
-    assert not s.revealed and decision(s).player != planner
+        s = s.apply(next(x for x in s.legal_steps() if x.kind == "plan"))
+    s = s.apply(Step("ready"))
+    assert not s.revealed and s.decision.player != planner
     return s
 
 
@@ -77,7 +77,7 @@ def test_every_card_the_planner_could_plan_is_drawn() -> None:
     """The hidden plan is drawn from the whole non-share hand, each card about equally
     often (400 draws of 2 cards from 7: about 114 each)."""
     s = _planned(2, 4, 2)
-    planner = decision(s).player ^ 1
+    planner = s.decision.player ^ 1
     obs = observe(s, 1 - planner)
     share_mask = tables(s.cat).share_mask
     pool = set(bits(obs.state.players[planner].hand & ~share_mask))

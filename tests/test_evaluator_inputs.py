@@ -184,7 +184,7 @@ def test_a_finished_game_is_scored_exactly() -> None:
     s = start(2, 0)
     rng = random.Random(3)
     while not s.is_over():
-        s = engine.apply_unchecked(s, engine.random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
     totals = [float(sc.total) for sc in engine.score(s)]
     util, money = evaluate(s, W, "hand", tempo=9.0)
     assert money == totals and money_estimate(s, W, "learned") == totals
@@ -198,7 +198,7 @@ def test_a_shared_win_is_split() -> None:
     s = start(2, 0)
     rng = random.Random(3)
     while not s.is_over():
-        s = engine.apply_unchecked(s, engine.random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
     totals = [sc.total for sc in engine.score(s)]
     lead = totals[0] - totals[1]
     tied = with_player(s, 1, cash=s.players[1].cash + lead)

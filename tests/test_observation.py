@@ -17,14 +17,9 @@ from hypothesis import strategies as st
 import engine
 from engine import (
     Step,
-    apply,
-    apply_unchecked,
     check_invariants,
-    decision,
     determinize,
-    legal_steps,
     observe,
-    random_step,
 )
 from engine.state import HIDDEN, OVER, PLANNING, State
 from tests.builders import play_setup, with_player
@@ -42,7 +37,7 @@ def play_out(s: State, seed: int) -> State:
     for _ in range(MAX_STEPS):
         if s.phase == OVER:
             return s
-        s = apply_unchecked(s, random_step(s, rng))
+        s = s.apply_unchecked(s.random_step(rng))
     raise AssertionError("a determinized game does not end")
 
 
@@ -51,7 +46,7 @@ def play_out(s: State, seed: int) -> State:
 def _planning_state(players: int, seed: int, variable: bool, skip: int) -> State | None:
     """A state where some player is about to plan (skipping ``skip`` such states)."""
     for s in game_states(players, seed, variable):
-        if s.phase == PLANNING and decision(s).kind == "plan":
+        if s.phase == PLANNING and s.decision.kind == "plan":
             if skip == 0:
                 return s
             skip -= 1
@@ -60,19 +55,19 @@ def _planning_state(players: int, seed: int, variable: bool, skip: int) -> State
 
 def _two_plans(s: State, rng: random.Random) -> tuple[State, State]:
     """Two continuations of the decider's Planning: the same slots, different cards."""
-    planner = decision(s).player
+    planner = s.decision.player
     a = b = s
     first = True
-    while decision(a).kind == "plan" and decision(a).player == planner:
-        plans_a = [x for x in legal_steps(a) if x.kind == "plan"]
+    while a.decision.kind == "plan" and a.decision.player == planner:
+        plans_a = [x for x in a.legal_steps() if x.kind == "plan"]
         if not plans_a or (not first and rng.random() < 0.3):
             break
         step_a = rng.choice(plans_a)
-        same_slot = [x for x in legal_steps(b) if x.kind == "plan" and x.b == step_a.b]
+        same_slot = [x for x in b.legal_steps() if x.kind == "plan" and x.b == step_a.b]
         assert same_slot, "plan B cannot fill the slot plan A filled"
         other = [x for x in same_slot if x.a != step_a.a]
         step_b = rng.choice(other if first and other else same_slot)
-        a, b = apply(a, step_a), apply(b, step_b)
+        a, b = a.apply(step_a), b.apply(step_b)
         first = False
     return a, b
 
@@ -85,7 +80,7 @@ def test_face_down_plans_are_hidden(seed: int, players: int, variable: bool, ski
     s = _planning_state(players, seed, variable, skip)
     if s is None:
         return
-    planner = decision(s).player
+    planner = s.decision.player
     a, b = _two_plans(s, random.Random(choice_seed))
     assert a.revealed is False and b.revealed is False
     for viewer in range(players):
@@ -95,7 +90,7 @@ def test_face_down_plans_are_hidden(seed: int, players: int, variable: bool, ski
     if a != b:
         assert observe(a, planner) != observe(b, planner), "the planner must see own cards"
     # Passing on to the next planner keeps them hidden until everyone is ready.
-    ready_a, ready_b = apply(a, Step("ready")), apply(b, Step("ready"))
+    ready_a, ready_b = a.apply(Step("ready")), b.apply(Step("ready"))
     if not ready_a.revealed:
         for viewer in range(players):
             if viewer != planner:
@@ -108,14 +103,14 @@ def test_face_down_plans_are_hidden(seed: int, players: int, variable: bool, ski
 def test_two_plans_of_p2_look_alike_to_p1_and_p3() -> None:
     """A concrete case: P2 plans card X or card Y in the same slot."""
     s = _planning_state(3, 11, False, 0)  # round 1: P1 plans first
-    assert s is not None and (decision(s).kind, decision(s).player) == ("plan", 0)
-    s = apply(s, next(x for x in legal_steps(s) if x.kind == "plan"))
-    s = apply(s, Step("ready"))
-    assert (decision(s).kind, decision(s).player) == ("plan", 1)
-    plans = [x for x in legal_steps(s) if x.kind == "plan"]
+    assert s is not None and (s.decision.kind, s.decision.player) == ("plan", 0)
+    s = s.apply(next(x for x in s.legal_steps() if x.kind == "plan"))
+    s = s.apply(Step("ready"))
+    assert (s.decision.kind, s.decision.player) == ("plan", 1)
+    plans = [x for x in s.legal_steps() if x.kind == "plan"]
     slot = plans[0].b
     x, y = [p for p in plans if p.b == slot][:2]
-    a, b = apply(s, x), apply(s, y)
+    a, b = s.apply(x), s.apply(y)
     assert a != b and a.players[1].slots != b.players[1].slots
     assert observe(a, 0) == observe(b, 0)
     assert observe(a, 2) == observe(b, 2)
@@ -139,7 +134,7 @@ def test_starting_tiles_of_others_are_hidden(players: int, seed: int) -> None:
     """Different deals to, or choices by, another player look the same to the others."""
     checked = 0
     for s in _tile_setup_states(players, seed):
-        d = decision(s)
+        d = s.decision
         top = s.todo[0]
         if d.kind == "chance" and top[0] == "c_tile":
             target = top[2]  # the seat being dealt a tile
@@ -147,9 +142,9 @@ def test_starting_tiles_of_others_are_hidden(players: int, seed: int) -> None:
             target = d.player
         else:
             continue
-        outcomes = legal_steps(s)
+        outcomes = s.legal_steps()
         assert len(outcomes) >= 2
-        a, b = apply(s, outcomes[0]), apply(s, outcomes[-1])
+        a, b = s.apply(outcomes[0]), s.apply(outcomes[-1])
         assert a != b
         assert observe(a, target) != observe(b, target), "a player sees own tiles"
         if a.revealed:  # the last choice: every chosen tile is revealed at once
@@ -200,8 +195,8 @@ def check_determinization(s: State, viewer: int, rng: random.Random) -> State:
     assert violations == [], violations
     # A seat in a simultaneous decision sees itself deciding (issue 14: Planning is
     # every unplanned seat's decision at once).
-    own = s.decide_as(viewer) if viewer in decision(s).deciders else s
-    assert decision(d) == decision(own)
+    own = s.decide_as(viewer) if viewer in s.decision.deciders else s
+    assert d.decision == own.decision
     return d
 
 
@@ -247,10 +242,10 @@ def test_determinize_samples_the_hidden_plans(players: int) -> None:
     always drawn from the planner's own non-share cards."""
     s = _planning_state(players, 21, False, 0)  # round 1: P1 holds 7 cards
     assert s is not None
-    planner = decision(s).player
+    planner = s.decision.player
     for _ in range(2):
-        s = apply(s, next(x for x in legal_steps(s) if x.kind == "plan"))
-    s = apply(s, Step("ready"))
+        s = s.apply(next(x for x in s.legal_steps() if x.kind == "plan"))
+    s = s.apply(Step("ready"))
     viewer = (planner + 1) % players
     seen = set()
     for k in range(40):
@@ -281,14 +276,14 @@ def test_a_hidden_plan_never_holds_a_share_card_its_planner_holds() -> None:
     other player, draws only from its non-share cards, and the share cards stay in its
     hand (200 samples)."""
     s = play_setup(players=2, seed=4)
-    planner = decision(s).player
+    planner = s.decision.player
     share_cards = [i for i, c in enumerate(s.cat.cards) if c.kind == "share"][:2]
     shares = sum(1 << i for i in share_cards)
     s = with_player(s, planner, hand=s.players[planner].hand | shares)
     for _ in range(2):
-        s = apply(s, next(x for x in legal_steps(s) if x.kind == "plan"))
-    s = apply(s, Step("ready"))
-    assert decision(s).player != planner
+        s = s.apply(next(x for x in s.legal_steps() if x.kind == "plan"))
+    s = s.apply(Step("ready"))
+    assert s.decision.player != planner
     for k in range(200):
         d = determinize(observe(s, 1 - planner), random.Random(k))
         drawn = [c for c in d.players[planner].slots if c >= 0]

@@ -8,7 +8,6 @@ import random
 import pytest
 
 import engine
-from engine import apply_unchecked, legal_steps
 from search.arena import play_game, run_arena
 from search.bench.positions import mid_game
 from search.bot_specs import make_bot, parse_spec
@@ -235,7 +234,7 @@ def test_tree_reuse_keeps_the_subtree() -> None:
     assert best.kind == "plan"
     node = subtree(result.root, [best])
     assert node is not None and node.n == result.lines[0].visits
-    nxt = apply_unchecked(s, best)
+    nxt = s.apply_unchecked(best)
     assert nxt.decision.kind == "plan" and nxt.decision.player == me  # the branch is taken
     before = node.n
     r2 = MCTS(SearchConfig(iterations=10, seed=2)).search(engine.observe(nxt, me), root=node)
@@ -251,7 +250,7 @@ def test_reused_subtree_gets_a_first_look_at_the_candidates_it_never_tried() -> 
 
     s = mid_game(2, 6, 2)
     me = s.decision.player
-    candidates = candidate_steps(s, legal_steps(s))
+    candidates = candidate_steps(s, s.legal_steps())
     assert len(candidates) >= 3
     root = Node(2)
     known = Node(2)
@@ -311,7 +310,7 @@ def test_root_parallel_adds_up_the_workers() -> None:
     assert sum(ln.visits for ln in result.lines) <= 48
     assert [ln.visits for ln in result.lines] == sorted(
         (ln.visits for ln in result.lines), reverse=True)
-    legal = set(legal_steps(s))
+    legal = set(s.legal_steps())
     assert all(ln.step in legal for ln in result.lines)
 
 
@@ -341,13 +340,13 @@ def test_best_plan_is_the_whole_plan_behind_the_first_candidate() -> None:
     rng = random.Random(3)
     seen = 0
     while not s.is_over() and seen < 3:
-        if s.decision.kind == "expansion" and len(legal_steps(s)) > 2:
-            legal = legal_steps(s)
+        if s.decision.kind == "expansion" and len(s.legal_steps()) > 2:
+            legal = s.legal_steps()
             plan = best_plan(s, legal)
             assert plan[0] == candidate_steps(s, legal)[0]
             company = s.todo[0][2]
             assert plan == best_expansions(s, company, k=3)[0].steps
             seen += 1
-        s = apply_unchecked(s, s.sample_chance() if s.decision.kind == "chance"
-                            else rng.choice(legal_steps(s)))
+        s = s.apply_unchecked(s.sample_chance() if s.decision.kind == "chance"
+                            else rng.choice(s.legal_steps()))
     assert seen == 3
