@@ -28,17 +28,7 @@ from engine.invariants import check_invariants
 from engine.moves import apply_move, group_moves
 from engine.observation import Observation, determinize, observe
 from engine.primitives import HIDDEN, bits
-from engine.rules import (
-    ROUNDS,
-    IllegalStep,
-    apply,
-    apply_unchecked,
-    chance_outcomes,
-    decision,
-    legal_steps,
-    random_step,
-    sample_chance,
-)
+from engine.rules import ROUNDS, IllegalStep
 from engine.scoring import Score, score, winners
 from engine.serialize import (
     StateFormatError,
@@ -55,12 +45,13 @@ from engine.tables import Tables, tables
 
 __all__ = [
     # the game: positions, decisions, steps and their notation
+    # (a position's moves are its methods: s.decision, s.legal_steps(), s.apply(step),
+    # s.apply_unchecked(step), s.sample_chance(), s.chance_outcomes(), s.random_step(rng))
     "new_game", "State", "PlayerState", "Decision", "Step", "Move", "STEP_KINDS",
-    "legal_steps", "apply", "apply_unchecked", "decision", "apply_move", "group_moves",
-    "IllegalStep", "NotationError",
+    "apply_move", "group_moves", "IllegalStep", "NotationError",
     # chance, hidden information, scoring
-    "chance_outcomes", "sample_chance", "random_step", "Observation", "observe",
-    "determinize", "HIDDEN", "Score", "score", "winners", "ROUNDS",
+    "Observation", "observe", "determinize", "HIDDEN", "Score", "score", "winners",
+    "ROUNDS",
     # the component catalogue and its derived lookups
     "Catalogue", "CatalogueError", "Reward", "Track", "MEASURES", "default_catalogue",
     "load_catalogue", "Tables", "tables", "bits",

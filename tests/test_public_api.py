@@ -57,8 +57,35 @@ def test_clients_never_read_the_work_queue_or_packed_columns(path: Path) -> None
 
 
 def test_engine_exports_at_most_about_forty_names() -> None:
-    assert len(engine.__all__) <= 42
+    assert len(engine.__all__) <= 35
     assert all(hasattr(engine, name) for name in engine.__all__)
+
+
+MOVES = ("decision", "legal_steps", "apply", "apply_unchecked", "sample_chance",
+         "chance_outcomes", "random_step", "decide_as")
+
+
+def test_one_spelling_of_each_call() -> None:
+    """Issue 51: a position's moves are spelled one way, as its methods
+    (``s.apply(step)``, ``s.decision``); the engine exports no function twin."""
+    assert not set(MOVES) & set(engine.__all__)
+    assert all(hasattr(engine.State, name) for name in MOVES)
+
+
+SPELLED = sorted(
+    [p for d in ("engine", "search", "advisor_api", "benchmarks", "scripts", "tests")
+     for p in (ROOT / d).rglob("*.py") if p != Path(__file__).resolve()]
+    + list((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"])
+
+
+@pytest.mark.parametrize("path", SPELLED, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_function_spelling_of_a_move(path: Path) -> None:
+    """``engine.apply(s, step)`` and the like are written ``s.apply(step)``."""
+    pattern = re.compile(r"\bengine\.(" + "|".join(MOVES) + r")\(")
+    found = [f"line {n}: {line.strip()}"
+             for n, line in enumerate(path.read_text().splitlines(), 1)
+             if pattern.search(line)]
+    assert found == []
 
 
 def test_the_checker_sees_a_private_import() -> None:
