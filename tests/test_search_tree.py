@@ -576,3 +576,83 @@ def test_a_time_budget_stops_the_search() -> None:
         engine.observe(state, state.decision.player),
         callback=lambda r: reports.append(r.elapsed))
     assert len(reports) == 2 and all(0 <= x <= wall + 60 for x in reports)
+
+
+def test_iteration_leaves_follow_the_horizon_and_get_the_tempo(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The iterations' leaves (not only the first looks) end as the horizon says and
+    are evaluated with the configured tempo."""
+    import search.mcts as mcts
+
+    leaves: list[tuple[engine.State, float]] = []
+    real = mcts.evaluate
+
+    def spy(s: engine.State, w: object, evaluator: str, tempo: float = 0.0) -> object:
+        leaves.append((s, tempo))
+        return real(s, w, evaluator, tempo)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(mcts, "evaluate", spy)
+    obs = _mid()
+    me, round_ = obs.viewer, obs.state.round
+    MCTS(SearchConfig(iterations=40, seed=3, prior_visits=0, horizon="move",
+                      tempo=1.25)).search(obs)
+    assert len(leaves) == 40 and {t for _, t in leaves} == {1.25}
+    # "move": the mover's move is finished: no leaf is inside a move (a sub-decision).
+    assert all(s.decision.kind in ("action", "chance", "plan", "over") or s.round > round_
+               for s, _ in leaves)
+    leaves.clear()
+    MCTS(SearchConfig(iterations=30, seed=3, horizon="cycle")).search(obs)
+    assert all((s.decision.kind, s.decision.player) == ("action", me) or s.round > round_
+               for s, _ in leaves)
+    # A node's first looks (node_priors) end at the cycle of that node's decider.
+    leaves.clear()
+    MCTS(SearchConfig(iterations=30, seed=3, horizon="cycle", node_priors=True)
+         ).search(obs)
+    assert all(s.decision.kind == "action" or s.round > round_ for s, _ in leaves)
+
+
+def test_widening_grows_with_the_visits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """widen_c 1, widen_alpha 0.5: a node with more than 4 candidates holds at most
+    max(2, int(sqrt(n))) children after n visits, and more than 2 once it has been
+    visited often enough."""
+    import search.mcts as mcts
+
+    real = mcts.candidate_steps
+    lists: list[frozenset[engine.Step]] = []
+
+    def spy(s: engine.State, legal: list[engine.Step]) -> list[engine.Step]:
+        out = real(s, legal)
+        lists.append(frozenset(out))
+        return out
+
+    monkeypatch.setattr(mcts, "candidate_steps", spy)
+    result = MCTS(SearchConfig(iterations=400, seed=5, widen_c=1.0, widen_alpha=0.5)
+                  ).search(_mid())
+    wide = 0
+    for node, depth in _walk(result.root):
+        kids = set(node.children)
+        containing = [len(c) for c in lists if kids and kids <= c]
+        if depth >= 1 and containing and min(containing) > 4:
+            assert len(kids) <= max(2, int(node.n ** 0.5))
+            wide += len(kids) > 2
+    assert wide >= 1
+
+
+def test_a_new_child_is_a_best_scoring_untried_step() -> None:
+    """Expansion takes the untried step with the best policy score plus a noise below 1:
+    with no first looks, the root's first child scores within 1 of the best candidate,
+    whatever the seed."""
+    import random
+
+    from search.policy import step_score
+
+    obs = _mid()
+    first = engine.determinize(obs, random.Random(0))
+    cands = list(MCTS(SearchConfig(iterations=1)).first_look(obs).children)
+    score = {x: step_score(first, x) for x in cands}
+    best = max(score.values())
+    assert min(score.values()) < best - 1
+    for seed in range(8):
+        result = MCTS(SearchConfig(iterations=1, seed=seed, prior_visits=0)).search(obs)
+        (child,) = result.root.children
+        assert score[child] > best - 1
