@@ -94,3 +94,19 @@ def test_turns_pass_clockwise_among_three() -> None:
     assert (s.decision.kind, s.decision.player) == ("action", 1)
     s = do(s, next(t for t in texts(s) if t.startswith("end")))
     assert (s.decision.kind, s.decision.player) == ("action", 2)
+
+
+def test_an_ousted_post_returns_to_a_column_with_room() -> None:
+    """An ousted post goes back to its company's base, on a column with room
+    (engine.rules.expansion): a column holds 5 posts, one whose rear space is gone
+    (DEAD) only 4. Cape Town's columns hold 4 (room), 5 (full) and 4 of 4 (dead)."""
+    from engine.rules.expansion import _return_columns
+    from engine.state import DEAD
+    from tests.builders import company, set_base
+
+    s = start()
+    cap = company(s, "CAP")
+    s = set_base(s, "CAP", (4, 5, 4 | DEAD))
+    assert _return_columns(s, cap) == [0]
+    s = set_base(s, "CAP", (3, 5, 3 | DEAD))
+    assert _return_columns(s, cap) == [0, 2]
