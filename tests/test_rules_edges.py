@@ -110,3 +110,15 @@ def test_an_ousted_post_returns_to_a_column_with_room() -> None:
     assert _return_columns(s, cap) == [0]
     s = set_base(s, "CAP", (3, 5, 3 | DEAD))
     assert _return_columns(s, cap) == [0, 2]
+
+
+def test_a_share_card_is_never_planned() -> None:
+    """rulebook, Planning: single-share cards never go into a slot; the refusal says so."""
+    from tests.builders import cards, play_setup, with_player
+
+    s = play_setup(2, 0)
+    planner = s.decision.player
+    s = with_player(s, planner, hand=s.players[planner].hand | cards(s, "D1"))
+    with pytest.raises(engine.IllegalStep) as err:
+        s.apply(engine.Step.parse("plan D1 1", s.cat))
+    assert str(err.value).endswith("single-share cards are never placed in a slot")
