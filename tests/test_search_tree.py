@@ -656,3 +656,49 @@ def test_a_new_child_is_a_best_scoring_untried_step() -> None:
         result = MCTS(SearchConfig(iterations=1, seed=seed, prior_visits=0)).search(obs)
         (child,) = result.root.children
         assert score[child] > best - 1
+
+
+def test_bounds_admit_exactly_their_range() -> None:
+    from search.mcts import Bound
+
+    b = Bound(0, 10)
+    assert b.admits(0) and b.admits(10) and b.admits(2.5)
+    assert not b.admits(10.5) and not b.admits(-1)
+    assert not b.admits(True) and not b.admits("3") and not b.admits(None)
+    assert not b.admits(float("nan")) and not b.admits(float("inf"))
+    assert not Bound(0, 10, open_lo=True).admits(0)
+    assert not Bound(0, 10, integer=True).admits(2.5)
+
+
+@pytest.mark.parametrize(("knobs", "message"), [
+    ({"node_priors": 1}, "node_priors: expected true or false, got 1"),
+    ({"weights": None}, "weights: expected evaluator Weights, got None"),
+    ({"tree": "forest"}, "tree: one of move, round, got 'forest'"),
+])
+def test_other_settings_say_what_is_expected(knobs: dict[str, object], message: str
+                                             ) -> None:
+    with pytest.raises(ValueError) as err:
+        SearchConfig(iterations=1, **knobs)  # type: ignore[arg-type]
+    assert str(err.value) == message
+
+
+def test_a_rollout_follows_the_solvers_whole_plan(monkeypatch: pytest.MonkeyPatch) -> None:
+    """At a solved decision (bookkeeping points here, after "keeper") the rollout plays
+    the solvers' best plan step by step to its end, as the plan says (horizon "turn")."""
+    from search.candidates import best_plan
+    from search.policy import SOLVED_KINDS
+
+    leaves, _, obs = _leaves(monkeypatch, horizon="turn")
+    cands = list(MCTS(SearchConfig(iterations=1)).first_look(obs).children)
+    keeper = next(i for i, x in enumerate(cands) if x.kind == "keeper")
+    s = obs.state.apply_unchecked(cands[keeper])
+    mover = s.decision.player
+    assert s.decision.kind in SOLVED_KINDS
+    plan = best_plan(s, s.legal_steps())
+    assert len(plan) >= 2
+    for x in plan:
+        s = s.apply(x)
+    assert s.decision.player != mover or s.decision.kind in ("action", "chance")
+    leaf = leaves[keeper].clone()
+    leaf.rng = s.rng = 0
+    assert leaf == s
