@@ -270,6 +270,7 @@ def test_the_rollout_horizons_end_where_they_say(monkeypatch: pytest.MonkeyPatch
         assert d.kind in ("action", "chance") or d.player != me or s.round > round_
     leaves, _, _ = _leaves(monkeypatch, horizon="move")
     assert all(s.decision.player != me or s.round > round_ for s in leaves)
+    assert any(s.decision.kind == "action" for s in leaves)  # the next player's turn
     leaves, _, _ = _leaves(monkeypatch, horizon="cycle")
     assert all((s.decision.kind, s.decision.player) == ("action", me) or s.round > round_
                for s in leaves)
