@@ -703,3 +703,44 @@ def test_a_rollout_follows_the_solvers_whole_plan(monkeypatch: pytest.MonkeyPatc
     leaf = leaves[keeper].clone()
     leaf.rng = s.rng = 0
     assert leaf == s
+
+
+def test_widening_follows_its_schedule_visit_by_visit(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The widening schedule exactly, not only its bound: a node below the root chooses
+    at each visit after the one that created it; at a choosing visit with ``n`` visits
+    so far it may hold max(2, int(widen_c * (n + 1) ** widen_alpha)) children and adds
+    one when it holds fewer. Where every candidate list met there is one and the same
+    list, of more than 4 steps, the children it ends with follow from its visits alone
+    (widen_c 1.5, widen_alpha 0.5: 2 children at the first two choosing visits, 3 at
+    the third...)."""
+    import search.mcts as mcts
+
+    real = mcts.candidate_steps
+    lists: list[frozenset[engine.Step]] = []
+
+    def spy(s: engine.State, legal: list[engine.Step]) -> list[engine.Step]:
+        out = real(s, legal)
+        lists.append(frozenset(out))
+        return out
+
+    monkeypatch.setattr(mcts, "candidate_steps", spy)
+    result = MCTS(SearchConfig(iterations=600, seed=5, widen_c=1.5, widen_alpha=0.5)
+                  ).search(_mid())
+    checked = grown = 0
+    for node, depth in _walk(result.root):
+        kids = set(node.children)
+        met = {c for c in lists if kids and kids <= c}
+        if depth < 1 or len(met) != 1:
+            continue
+        (only,) = met
+        if len(only) <= 4:
+            continue
+        held = 0
+        for n in range(1, node.n):  # the choosing visits, n visits before each
+            if held < min(len(only), max(2, int(1.5 * (n + 1) ** 0.5))):
+                held += 1
+        assert len(kids) == held, (node.n, len(only))
+        checked += 1
+        grown += held > 2
+    assert checked >= 5 and grown >= 1
