@@ -8,6 +8,7 @@ would show.
 from __future__ import annotations
 
 import itertools
+import random
 
 import pytest
 
@@ -744,3 +745,45 @@ def test_widening_follows_its_schedule_visit_by_visit(
         checked += 1
         grown += held > 2
     assert checked >= 5 and grown >= 1
+
+
+def _counted_rollout(monkeypatch: pytest.MonkeyPatch, state: engine.State, horizon: str,
+                     limit: int) -> int:
+    """The steps ``MCTS._rollout`` plays from ``state`` (its mover deciding) with this
+    horizon and step limit."""
+    real = engine.State.apply_unchecked
+    count = [0]
+
+    def counted(s: engine.State, step: engine.Step) -> engine.State:
+        count[0] += 1
+        return real(s, step)
+
+    monkeypatch.setattr(engine.State, "apply_unchecked", counted)
+    search = MCTS(SearchConfig(iterations=1, horizon=horizon, max_rollout_steps=limit))
+    player = state.decision.player
+    search._rollout(state, state.round, random.Random(1), player, player)
+    monkeypatch.setattr(engine.State, "apply_unchecked", real)
+    return count[0]
+
+
+@pytest.mark.parametrize("horizon", ["turn", "move"])
+def test_turn_and_move_rollouts_stop_exactly_at_the_step_limit(
+        monkeypatch: pytest.MonkeyPatch, horizon: str) -> None:
+    """A "turn" or "move" rollout plays min(limit, the steps it needs) steps: the limit
+    counted one a step, from 0 (positions inside a turn with at least 3 steps left)."""
+    checked = 0
+    for seed in range(30):
+        s = mid_game(players=2, seed=seed, round_=2 + seed % 5)
+        if horizon == "turn":  # a turn's sub-decisions: step into the action first
+            inside = [t for t in map(s.apply_unchecked, s.legal_steps())
+                      if not t.decision.is_chance and t.decision.kind != "action"]
+            if not inside:
+                continue
+            s = max(inside, key=lambda t: _counted_rollout(monkeypatch, t, horizon, 10_000))
+        free = _counted_rollout(monkeypatch, s, horizon, 10_000)
+        if free < 3:
+            continue
+        for limit in range(1, free + 2):
+            assert _counted_rollout(monkeypatch, s, horizon, limit) == min(limit, free)
+        checked += 1
+    assert checked >= 3
