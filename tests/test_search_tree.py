@@ -787,3 +787,49 @@ def test_turn_and_move_rollouts_stop_exactly_at_the_step_limit(
             assert _counted_rollout(monkeypatch, s, horizon, limit) == min(limit, free)
         checked += 1
     assert checked >= 3
+
+
+def _first_rollout_step(monkeypatch: pytest.MonkeyPatch, state: engine.State) -> engine.Step:
+    """The first step a "move" rollout from ``state`` (its decider moving) plays."""
+    real = engine.State.apply_unchecked
+    played: list[engine.Step] = []
+
+    def recorded(s: engine.State, step: engine.Step) -> engine.State:
+        played.append(step)
+        return real(s, step)
+
+    monkeypatch.setattr(engine.State, "apply_unchecked", recorded)
+    player = state.decision.player
+    MCTS(SearchConfig(iterations=1, horizon="move"))._rollout(
+        state, state.round, random.Random(1), player, player)
+    monkeypatch.setattr(engine.State, "apply_unchecked", real)
+    return played[0]
+
+
+def test_rollouts_take_the_solvers_step_at_small_solved_decisions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """At an expansion, bookkeeping-points or ink-jar decision a rollout plays the
+    solvers' best plan: a forced step as it is, and with two legal steps the plan's
+    first (not simply the first listed), at decisions met in seeded random games."""
+    from search.candidates import best_plan
+    from search.policy import SOLVED_KINDS
+
+    forced = chosen = 0
+    for seed in range(120):
+        if forced >= 5 and chosen >= 3:
+            break
+        s = engine.new_game(players=2 + seed % 3, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over() and not (forced >= 5 and chosen >= 3):
+            d = s.decision
+            legal = s.legal_steps()
+            if d.kind in SOLVED_KINDS and len(legal) <= 2:
+                step = _first_rollout_step(monkeypatch, s)
+                if len(legal) == 1:
+                    assert step == legal[0]
+                    forced += 1
+                else:
+                    assert step == best_plan(s, legal)[0]
+                    chosen += step != legal[0]
+            s = s.apply_unchecked(s.random_step(rng))
+    assert forced >= 5 and chosen >= 3
