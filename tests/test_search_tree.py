@@ -833,3 +833,44 @@ def test_rollouts_take_the_solvers_step_at_small_solved_decisions(
                     chosen += step != legal[0]
             s = s.apply_unchecked(s.random_step(rng))
     assert forced >= 5 and chosen >= 3
+
+
+def _rollout_kinds(monkeypatch: pytest.MonkeyPatch, state: engine.State,
+                   horizon: str) -> list[str]:
+    """The decision kinds a rollout from ``state`` (its decider moving) steps through."""
+    real = engine.State.apply_unchecked
+    kinds: list[str] = []
+
+    def recorded(t: engine.State, step: engine.Step) -> engine.State:
+        kinds.append(t.decision.kind)
+        return real(t, step)
+
+    monkeypatch.setattr(engine.State, "apply_unchecked", recorded)
+    player = state.decision.player
+    MCTS(SearchConfig(iterations=1, horizon=horizon))._rollout(
+        state, state.round, random.Random(1), player, player)
+    monkeypatch.setattr(engine.State, "apply_unchecked", real)
+    return kinds
+
+
+def test_a_turn_rollout_stops_at_the_movers_next_action(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """horizon "turn" finishes the sub-choices of the turn in progress and stops at the
+    next action decision, even the same player's: once the others have ended their
+    action phase a player takes turn after turn, and the rollout still ends with the
+    turn (positions inside such turns, from seeded random games)."""
+    met = 0
+    for seed in range(200):
+        if met >= 5:
+            break
+        s = engine.new_game(players=2, seed=seed)
+        rng = random.Random(seed)
+        while not s.is_over() and met < 5:
+            d = s.decision
+            alone = d.player >= 0 and all(
+                p.ended for i, p in enumerate(s.players) if i != d.player)
+            if alone and not d.is_chance and d.kind not in ("action", "plan"):
+                assert "action" not in _rollout_kinds(monkeypatch, s, "turn")
+                met += 1
+            s = s.apply_unchecked(s.random_step(rng))
+    assert met >= 5
