@@ -130,8 +130,8 @@ def test_an_empty_book_pile_skips_only_its_refill() -> None:
     with a face-up book tile that you draw from the book supply of the appropriate
     letter"; with that letter's supply empty the space stays empty (docs/rules.md,
     forced outcomes: a chance event with nothing to draw) and the refill is skipped: only
-    it, never the work queued after it. Checked at every refill with work behind it in seeded games (caught: the skip
-    dropping two entries)."""
+    it, never the work queued after it. Checked at every refill with work behind it in
+    seeded games (caught: the skip dropping two entries)."""
     found = 0
     for seed in range(40):
         s = engine.new_game(players=2 + seed % 3, seed=seed)
