@@ -14,6 +14,7 @@ import pytest
 
 import engine
 from search.bench.positions import mid_game
+from search.evaluator import Weights
 from search.mcts import (
     MCTS,
     Node,
@@ -675,6 +676,8 @@ def test_bounds_admit_exactly_their_range() -> None:
 @pytest.mark.parametrize(("knobs", "message"), [
     ({"node_priors": 1}, "node_priors: expected true or false, got 1"),
     ({"weights": None}, "weights: expected evaluator Weights, got None"),
+    ({"weights": Weights(win_scale=float("nan"))},
+     "weights.win_scale: expected a finite number in (0, 1000000], got nan"),
     ({"tree": "forest"}, "tree: one of move, round, got 'forest'"),
 ])
 def test_other_settings_say_what_is_expected(knobs: dict[str, object], message: str
