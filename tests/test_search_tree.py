@@ -19,6 +19,7 @@ from search.mcts import (
     MCTS,
     Node,
     SearchConfig,
+    SearchResult,
     _add,
     _num,
     principal_variation,
@@ -372,19 +373,8 @@ def test_four_candidates_are_never_widened(monkeypatch: pytest.MonkeyPatch) -> N
     """With 4 candidates or fewer a node may try every one (candidates cut to the first
     4 here; widen_c 0.5 and widen_alpha 0 would allow 2): some node whose candidate
     lists all had 4 steps has more than 2 children."""
-    import search.mcts as mcts
-
-    real = mcts.candidate_steps
-    lists: list[frozenset[engine.Step]] = []
-
-    def spy(s: engine.State, legal: list[engine.Step]) -> list[engine.Step]:
-        out = real(s, legal)[:4]
-        lists.append(frozenset(out))
-        return out
-
-    monkeypatch.setattr(mcts, "candidate_steps", spy)
-    result = MCTS(SearchConfig(iterations=300, seed=5, widen_c=0.5, widen_alpha=0.0)
-                  ).search(_mid())
+    result, lists = _search_seeing_candidates(
+        monkeypatch, SearchConfig(iterations=300, seed=5, widen_c=0.5, widen_alpha=0.0), 4)
     wide = 0
     for node, depth in _walk(result.root):
         kids = set(node.children)
@@ -401,19 +391,8 @@ def test_progressive_widening_below_the_root(monkeypatch: pytest.MonkeyPatch,
     max(2, int(widen_c * (n + 1) ** widen_alpha)) children: 2 with widen_c 2.5 and
     widen_alpha 0. A node is held to it when every candidate list met by the search
     that holds its children is longer than 4 (cut to 5 in the second case)."""
-    import search.mcts as mcts
-
-    real = mcts.candidate_steps
-    lists: list[frozenset[engine.Step]] = []
-
-    def spy(s: engine.State, legal: list[engine.Step]) -> list[engine.Step]:
-        out = real(s, legal)[:cut]
-        lists.append(frozenset(out))
-        return out
-
-    monkeypatch.setattr(mcts, "candidate_steps", spy)
-    result = MCTS(SearchConfig(iterations=300, seed=5, widen_c=2.5, widen_alpha=0.0)
-                  ).search(_mid())
+    result, lists = _search_seeing_candidates(
+        monkeypatch, SearchConfig(iterations=300, seed=5, widen_c=2.5, widen_alpha=0.0), cut)
     held = 0
     for node, depth in _walk(result.root):
         if depth == 0 or not node.children:
@@ -614,23 +593,31 @@ def test_iteration_leaves_follow_the_horizon_and_get_the_tempo(
     assert all(s.decision.kind == "action" or s.round > round_ for s, _ in leaves)
 
 
-def test_widening_grows_with_the_visits(monkeypatch: pytest.MonkeyPatch) -> None:
-    """widen_c 1, widen_alpha 0.5: a node with more than 4 candidates holds at most
-    max(2, int(sqrt(n))) children after n visits, and more than 2 once it has been
-    visited often enough."""
+def _search_seeing_candidates(monkeypatch: pytest.MonkeyPatch, config: SearchConfig,
+                              cut: int | None = None
+                              ) -> tuple[SearchResult, list[frozenset[engine.Step]]]:
+    """A search of the mid-game position, and every candidate list it met (each cut to
+    its first ``cut`` steps)."""
     import search.mcts as mcts
 
     real = mcts.candidate_steps
     lists: list[frozenset[engine.Step]] = []
 
     def spy(s: engine.State, legal: list[engine.Step]) -> list[engine.Step]:
-        out = real(s, legal)
+        out = real(s, legal)[:cut]
         lists.append(frozenset(out))
         return out
 
     monkeypatch.setattr(mcts, "candidate_steps", spy)
-    result = MCTS(SearchConfig(iterations=400, seed=5, widen_c=1.0, widen_alpha=0.5)
-                  ).search(_mid())
+    return MCTS(config).search(_mid()), lists
+
+
+def test_widening_grows_with_the_visits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """widen_c 1, widen_alpha 0.5: a node with more than 4 candidates holds at most
+    max(2, int(sqrt(n))) children after n visits, and more than 2 once it has been
+    visited often enough."""
+    result, lists = _search_seeing_candidates(
+        monkeypatch, SearchConfig(iterations=400, seed=5, widen_c=1.0, widen_alpha=0.5))
     wide = 0
     for node, depth in _walk(result.root):
         kids = set(node.children)
@@ -718,19 +705,8 @@ def test_widening_follows_its_schedule_visit_by_visit(
     list, of more than 4 steps, the children it ends with follow from its visits alone
     (widen_c 1.5, widen_alpha 0.5: 2 children at the first two choosing visits, 3 at
     the third...)."""
-    import search.mcts as mcts
-
-    real = mcts.candidate_steps
-    lists: list[frozenset[engine.Step]] = []
-
-    def spy(s: engine.State, legal: list[engine.Step]) -> list[engine.Step]:
-        out = real(s, legal)
-        lists.append(frozenset(out))
-        return out
-
-    monkeypatch.setattr(mcts, "candidate_steps", spy)
-    result = MCTS(SearchConfig(iterations=600, seed=5, widen_c=1.5, widen_alpha=0.5)
-                  ).search(_mid())
+    result, lists = _search_seeing_candidates(
+        monkeypatch, SearchConfig(iterations=600, seed=5, widen_c=1.5, widen_alpha=0.5))
     checked = grown = 0
     for node, depth in _walk(result.root):
         kids = set(node.children)
