@@ -103,6 +103,36 @@ def _shown(value: str) -> str:
     return value if len(value) <= 100 else value[:100] + "..."
 
 
+# Headers that decide who is asking and what the body is: a request naming one twice is
+# ambiguous (a proxy, the guards and the parser may each read a different copy), so it is
+# refused before anything reads them.
+SINGLE_HEADERS = (b"host", b"origin", b"content-type", b"authorization")
+
+
+class SingleHeaders:
+    """400 ``repeated-header`` for a request giving ``Host``, ``Origin``,
+    ``Content-Type`` or ``Authorization`` more than once (the field names the header)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            names = [key for key, _ in scope.get("headers") or [] if key in SINGLE_HEADERS]
+            repeated = next((n for n in SINGLE_HEADERS if names.count(n) > 1), None)
+            if repeated is not None:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1008})
+                    return
+                name = repeated.decode("latin-1")
+                await error_response(400, "repeated-header", (
+                    f"the {name.title()} header is given {names.count(repeated)} times; "
+                    "a request gives it at most once"), f"headers.{name}")(
+                    scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 class HostCheck:
     """400 ``bad-host`` for a request whose ``Host`` header names none of ``allowed``."""
 
@@ -184,11 +214,13 @@ class OriginCheck:
 
 
 def install(app: FastAPI, settings: Settings) -> None:
-    """Add the checks, outermost first: Host, then CORS (only with ``cors_origins``), then
-    the origin of state-changing requests. Call after every other ``add_middleware``."""
+    """Add the checks, outermost first: single headers, Host, then CORS (only with
+    ``cors_origins``), then the origin of state-changing requests. Call after every
+    other ``add_middleware``."""
     app.add_middleware(OriginCheck, allowed=settings.cors_origins)
     if settings.cors_origins:
         app.add_middleware(CORSMiddleware, allow_origins=list(settings.cors_origins),
                            allow_methods=["GET", "POST", "DELETE"], allow_headers=["*"],
                            expose_headers=["Retry-After"], max_age=600)
     app.add_middleware(HostCheck, allowed=settings.allowed_hosts)
+    app.add_middleware(SingleHeaders)  # outermost: before anything reads those headers
