@@ -14,7 +14,8 @@ SEED_MAX = (1 << 63) - 1
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    # strict: "1" is not 1 and "no" is not false (a float field still takes 1)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, strict=True)
 
 
 class _Answer(BaseModel):
