@@ -69,3 +69,27 @@ def test_steps_and_saves_take_no_coerced_value(api: TestClient) -> None:
 def test_a_whole_number_is_still_a_number_of_seconds(api: TestClient) -> None:
     r = api.post("/v1/analyse", json={"state": {}, "limit": {"time": 1}})
     assert r.status_code == 422 and r.json()["field"] != "limit.time", r.text
+
+
+def test_a_key_given_twice_is_refused_naming_it(api: TestClient) -> None:
+    """``{"seat": 2, "seat": 1}`` acted for seat 1 (the parser keeps the last): a key
+    given twice in one object is a 422 naming its path, and nothing changes."""
+    created = api.post("/v1/games", json={"seats": HUMANS, "mode": "live", "seed": 6})
+    gid = created.json()["id"]
+    before = api.get(f"/v1/games/{gid}").json()
+    headers = {"content-type": "application/json"}
+    r = api.post(f"/v1/games/{gid}/steps", headers=headers,
+                 content=b'{"seat": 2, "seat": 1, "step": "rest"}')
+    assert r.status_code == 422, r.text
+    assert r.json()["error"] == "invalid" and r.json()["field"] == "seat"
+    assert api.get(f"/v1/games/{gid}").json() == before
+    r = api.post("/v1/analyse", headers=headers,
+                 content=b'{"state": {"players": 2, "round": 1, "players": 3}}')
+    assert r.status_code == 422 and r.json()["field"] == "state.players", r.text
+    r = api.post("/v1/games", headers=headers,
+                 content=b'{"seats": [{"kind": "human", "kind": "ai"}, {"kind": "human"}]}')
+    assert r.status_code == 422 and r.json()["field"] == "seats[0].kind", r.text
+    # the same key in two objects is two keys
+    r = api.post("/v1/games", headers=headers,
+                 content=b'{"seats": [{"kind": "human"}, {"kind": "human"}], "mode": "live"}')
+    assert r.status_code == 201, r.text
