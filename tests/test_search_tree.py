@@ -726,23 +726,23 @@ def test_widening_follows_its_schedule_visit_by_visit(
     assert checked >= 5 and grown >= 1
 
 
-def _counted_rollout(monkeypatch: pytest.MonkeyPatch, state: engine.State, horizon: str,
-                     limit: int) -> int:
-    """The steps ``MCTS._rollout`` plays from ``state`` (its mover deciding) with this
-    horizon and step limit."""
+def _rollout_played(monkeypatch: pytest.MonkeyPatch, state: engine.State, horizon: str,
+                    limit: int = 10_000) -> list[tuple[str, engine.Step]]:
+    """The (decision kind, step) pairs ``MCTS._rollout`` plays from ``state`` (its
+    decider moving) with this horizon and step limit."""
     real = engine.State.apply_unchecked
-    count = [0]
+    played: list[tuple[str, engine.Step]] = []
 
-    def counted(s: engine.State, step: engine.Step) -> engine.State:
-        count[0] += 1
+    def recorded(s: engine.State, step: engine.Step) -> engine.State:
+        played.append((s.decision.kind, step))
         return real(s, step)
 
-    monkeypatch.setattr(engine.State, "apply_unchecked", counted)
+    monkeypatch.setattr(engine.State, "apply_unchecked", recorded)
     search = MCTS(SearchConfig(iterations=1, horizon=horizon, max_rollout_steps=limit))
     player = state.decision.player
     search._rollout(state, state.round, random.Random(1), player, player)
     monkeypatch.setattr(engine.State, "apply_unchecked", real)
-    return count[0]
+    return played
 
 
 @pytest.mark.parametrize("horizon", ["turn", "move"])
@@ -758,31 +758,14 @@ def test_turn_and_move_rollouts_stop_exactly_at_the_step_limit(
                       if not t.decision.is_chance and t.decision.kind != "action"]
             if not inside:
                 continue
-            s = max(inside, key=lambda t: _counted_rollout(monkeypatch, t, horizon, 10_000))
-        free = _counted_rollout(monkeypatch, s, horizon, 10_000)
+            s = max(inside, key=lambda t: len(_rollout_played(monkeypatch, t, horizon)))
+        free = len(_rollout_played(monkeypatch, s, horizon))
         if free < 3:
             continue
         for limit in range(1, free + 2):
-            assert _counted_rollout(monkeypatch, s, horizon, limit) == min(limit, free)
+            assert len(_rollout_played(monkeypatch, s, horizon, limit)) == min(limit, free)
         checked += 1
     assert checked >= 3
-
-
-def _first_rollout_step(monkeypatch: pytest.MonkeyPatch, state: engine.State) -> engine.Step:
-    """The first step a "move" rollout from ``state`` (its decider moving) plays."""
-    real = engine.State.apply_unchecked
-    played: list[engine.Step] = []
-
-    def recorded(s: engine.State, step: engine.Step) -> engine.State:
-        played.append(step)
-        return real(s, step)
-
-    monkeypatch.setattr(engine.State, "apply_unchecked", recorded)
-    player = state.decision.player
-    MCTS(SearchConfig(iterations=1, horizon="move"))._rollout(
-        state, state.round, random.Random(1), player, player)
-    monkeypatch.setattr(engine.State, "apply_unchecked", real)
-    return played[0]
 
 
 def test_rollouts_take_the_solvers_step_at_small_solved_decisions(
@@ -803,7 +786,7 @@ def test_rollouts_take_the_solvers_step_at_small_solved_decisions(
             d = s.decision
             legal = s.legal_steps()
             if d.kind in SOLVED_KINDS and len(legal) <= 2:
-                step = _first_rollout_step(monkeypatch, s)
+                step = _rollout_played(monkeypatch, s, "move")[0][1]
                 if len(legal) == 1:
                     assert step == legal[0]
                     forced += 1
@@ -812,24 +795,6 @@ def test_rollouts_take_the_solvers_step_at_small_solved_decisions(
                     chosen += step != legal[0]
             s = s.apply_unchecked(s.random_step(rng))
     assert forced >= 5 and chosen >= 3
-
-
-def _rollout_kinds(monkeypatch: pytest.MonkeyPatch, state: engine.State,
-                   horizon: str) -> list[str]:
-    """The decision kinds a rollout from ``state`` (its decider moving) steps through."""
-    real = engine.State.apply_unchecked
-    kinds: list[str] = []
-
-    def recorded(t: engine.State, step: engine.Step) -> engine.State:
-        kinds.append(t.decision.kind)
-        return real(t, step)
-
-    monkeypatch.setattr(engine.State, "apply_unchecked", recorded)
-    player = state.decision.player
-    MCTS(SearchConfig(iterations=1, horizon=horizon))._rollout(
-        state, state.round, random.Random(1), player, player)
-    monkeypatch.setattr(engine.State, "apply_unchecked", real)
-    return kinds
 
 
 def test_a_turn_rollout_stops_at_the_movers_next_action(
@@ -849,7 +814,7 @@ def test_a_turn_rollout_stops_at_the_movers_next_action(
             alone = d.player >= 0 and all(
                 p.ended for i, p in enumerate(s.players) if i != d.player)
             if alone and not d.is_chance and d.kind not in ("action", "plan"):
-                assert "action" not in _rollout_kinds(monkeypatch, s, "turn")
+                assert "action" not in [kind for kind, _ in _rollout_played(monkeypatch, s, "turn")]
                 met += 1
             s = s.apply_unchecked(s.random_step(rng))
     assert met >= 5
