@@ -36,6 +36,7 @@ from fastapi.routing import APIRoute
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 import engine
+from advisor_api.body_limit import BODY_METHODS, content_type
 from advisor_api.errors import (
     Conflict,
     Forbidden,
@@ -231,7 +232,7 @@ def document_json_only(router: FastAPI | APIRouter) -> None:
     router before it is included: an included router's routes are not the app's)."""
     for route in router.routes:
         if (isinstance(route, APIRoute) and route.path.startswith("/v1/")
-                and (route.methods or set()) & JsonOnly.METHODS):
+                and (route.methods or set()) & BODY_METHODS):
             route.responses.setdefault(415, ERRORS[415])
 
 
@@ -240,17 +241,14 @@ class JsonOnly:
     ``Content-Type`` is not ``application/json`` (an HTML form cannot send that type
     across sites without the page's own consent, CORS)."""
 
-    METHODS = frozenset({"POST", "PUT", "PATCH"})
-
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (scope["type"] == "http" and scope.get("method") in self.METHODS
+        if (scope["type"] == "http" and scope.get("method") in BODY_METHODS
                 and str(scope.get("path", "")).startswith("/v1/")):
             headers = dict(scope.get("headers") or [])
-            raw = headers.get(b"content-type", b"").decode("latin-1")
-            media = raw.split(";", 1)[0].strip().lower()
+            raw, media = content_type(scope)
             # A request without a body (e.g. undo with its optional body left out) carries
             # nothing a form could forge; an HTML form always sends a content type.
             bodiless = (not raw and headers.get(b"content-length", b"0") == b"0"

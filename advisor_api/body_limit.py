@@ -62,11 +62,15 @@ def _first_repeat(node: Any, path: str) -> str | None:
     return None
 
 
-def _is_json(scope: Scope) -> bool:
-    for key, value in scope.get("headers") or []:
-        if key == b"content-type":
-            return bool(value.split(b";", 1)[0].strip().lower() == b"application/json")
-    return False
+def content_type(scope: Scope) -> tuple[str, str]:
+    """A request's ``Content-Type`` as given ("" without one) and its media type
+    (lower case, parameters dropped).
+
+    >>> content_type({"headers": [(b"content-type", b"Application/JSON; charset=utf-8")]})
+    ('Application/JSON; charset=utf-8', 'application/json')
+    """
+    raw = dict(scope.get("headers") or []).get(b"content-type", b"").decode("latin-1")
+    return raw, raw.split(";", 1)[0].strip().lower()
 
 
 class BodyLimit:
@@ -85,7 +89,8 @@ class BodyLimit:
         if length is not None and (not length.isdigit() or int(length) > self.max_body):
             await self._too_large()(scope, receive, send)
             return
-        if scope.get("method") in BODY_METHODS and _is_json(scope):
+        if (scope.get("method") in BODY_METHODS
+                and content_type(scope)[1] == "application/json"):
             await self._checked_json(scope, receive, send)
             return
         seen = 0
