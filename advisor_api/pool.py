@@ -1,26 +1,41 @@
-"""A pool of search processes with one admission control, deadlines, crash recovery and
-recycling.
+"""A pool of search processes shared fairly by search-seconds: admission, time slices,
+deadlines, crash recovery and recycling.
 
-Searches never run on the event loop: each task goes to an idle worker process
-(:mod:`advisor_api.worker`) over a pipe, and the loop waits for its answer without
-blocking (``add_reader`` on the pipe).
+Searches never run on the event loop: each task goes to a worker process
+(:mod:`advisor_api.worker`) over a pipe, and the loop reads the answers without blocking
+(``add_reader`` on the pipe).
 
-Admission. Every piece of work (an analysis, a stream, an AI move) takes a
-:class:`Ticket` from :meth:`WorkerPool.admit` before it runs: the ticket gets its
-processes at once if they are idle and nobody waits, else it joins the queue of at most
-``max_queue`` tickets. A request over that is refused at once with
-:class:`~advisor_api.errors.Busy` (429 with Retry-After). Background work (AI moves,
-``admit=False``) is never refused: it takes at most half of the queue's places
-(:attr:`WorkerPool.background_share`) and, while those are taken, waits outside the queue
-(``deferred``, holding nothing) for its turn, first come first served. When processes
-free up, the queued ticket of the client holding the fewest processes goes first (then
-the oldest), so one busy client cannot keep the others waiting.
+Time slices. A process holds several searches (sessions) and runs one at a time for a
+slice of ``slice_seconds`` (0.25 s); at the slice's end the search pauses between two
+iterations and the process is handed to the next search. A search's time budget counts
+only the slices it ran, so it gets all the thinking it asked for, however the slices
+fall. A search stays on the process it started on (its tree lives there).
 
-A task that has not answered by its deadline is killed
-(:class:`~advisor_api.errors.SearchTimeout`, 504); a process that dies answers
-:class:`~advisor_api.errors.SearchFailed` (500). Either way a fresh process takes its
-place and the service goes on. A process that has run ``max_tasks`` tasks, or whose
-memory after a task is above ``max_rss_mb``, is replaced by a fresh one between tasks.
+Fair share. Each slice goes to the search of the client with the least *virtual time*:
+the search-seconds a client's searches have run (analyses, streams and its games' AI
+moves together) since it last had nothing in flight; a client with nothing in flight
+comes back level with the least served of the others (no credit for idle time); ties go
+to the client with fewer searches, then to the oldest. With ``C`` clients wanting
+search at once on ``P`` processes each gets ``P / C`` processes' worth of time (all of
+them if alone); a newcomer's first slice starts within one slice (plus the few
+milliseconds of a search's pause) wherever a process may take a new session.
+
+Admission. :meth:`WorkerPool.admit` is decided at once. A request of a client with
+nothing in flight is always admitted; one of a client with something in flight is
+refused (:class:`~advisor_api.errors.Busy`, 429 with Retry-After) while ``size +
+max_queue`` requests are in flight. Background work (AI moves) is never refused; it
+takes its client's share like any other search. A process opens at most
+``max_sessions`` searches at once (their trees stay in its memory); a search beyond
+that waits, holding nothing, for a place.
+
+Deadlines. A slice that has not ended by ``max(slice, the search's remaining limit) +
+grace`` (a search stuck where it cannot pause) kills its process
+(:class:`~advisor_api.errors.SearchTimeout`, 504, for that search; the others on the
+process fail with :class:`~advisor_api.errors.WorkerDied`); a search that has run
+``limit + grace`` seconds is stopped with a 504. A process that dies fails its searches
+(500) and a fresh one takes its place. A process that has run ``max_tasks`` searches, or
+whose memory is above ``max_rss_mb``, takes no new search and is replaced once its
+searches have ended.
 """
 
 from __future__ import annotations
@@ -32,7 +47,6 @@ import logging
 import math
 import multiprocessing
 import time
-from collections import deque
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from multiprocessing.context import BaseContext
@@ -47,6 +61,12 @@ log = logging.getLogger("advisor_api.pool")
 
 #: The client of work that does not say whose it is.
 SERVICE = "service"
+#: Seconds of a time slice.
+SLICE = 0.25
+#: Searches open at once on one process (each keeps its tree in the process's memory).
+MAX_SESSIONS = 16
+#: Seconds a new process may take to answer its first ping.
+START_TIMEOUT = 60.0
 
 
 def _context() -> BaseContext:
@@ -61,7 +81,7 @@ def _context() -> BaseContext:
 
 
 class Worker:
-    """One search process and the parent's end of its pipe."""
+    """One search process, the parent's end of its pipe, and the searches it holds."""
 
     def __init__(self, ctx: BaseContext, ident: int, extra_tasks: str | None = None) -> None:
         parent, child = ctx.Pipe(duplex=True)
@@ -74,6 +94,20 @@ class Worker:
         child.close()
         self.tasks = 0
         self.rss = 0  # bytes, as the process last reported it
+        self.sessions: dict[int, Job] = {}  # searches started here and not ended
+        self.current: Job | None = None  # the search running a slice now
+        self.watchdog: asyncio.TimerHandle | None = None  # ends an overdue slice
+        self.pong: asyncio.Future[Any] | None = None  # the answer to a ping
+        self.ready = False  # answered its first ping; takes searches
+        self.draining = False  # worn: takes no new search, replaced once empty
+
+    def send(self, message: Any) -> bool:
+        """Send a message (False: the process is gone)."""
+        try:
+            self.conn.send(message)
+            return True
+        except (OSError, ValueError):
+            return False
 
     def kill(self) -> None:
         """End the process at once (it may be in the middle of a search)."""
@@ -89,11 +123,37 @@ class Worker:
 
     def info(self) -> dict[str, Any]:
         return {"id": self.ident, "pid": self.proc.pid, "tasks": self.tasks,
-                "rss_mb": round(self.rss / 2**20, 1)}
+                "sessions": len(self.sessions), "rss_mb": round(self.rss / 2**20, 1)}
+
+
+class Job:
+    """One task of a ticket: a search run in slices on one process."""
+
+    def __init__(self, ident: int, ticket: Ticket, index: int, task: Task,
+                 on_progress: Progress | None) -> None:
+        self.ident = ident
+        self.ticket = ticket
+        self.index = index
+        self.task = task
+        self.on_progress = on_progress
+        self.state = "waiting"  # waiting (not started), running, paused, done
+        self.worker: Worker | None = None
+        self.used = 0.0  # seconds of slices run
+        self.began = 0.0  # when the running slice began (monotonic)
+        self.stop = False  # its answer is no longer wanted: unwind, then drop
+        self.result: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+    @property
+    def client(self) -> str:
+        return self.ticket.client
+
+    def order(self) -> tuple[int, int]:
+        return self.ticket.seq, self.index
 
 
 class Ticket:
-    """Admitted work: deferred, queued, then holding its processes until released."""
+    """Admitted work of a client: ``jobs`` searches of about ``limit`` seconds each,
+    from :meth:`WorkerPool.admit` until :meth:`close`."""
 
     def __init__(self, pool: WorkerPool, seq: int, jobs: int, limit: float, client: str,
                  background: bool) -> None:
@@ -103,12 +163,17 @@ class Ticket:
         self.limit = limit
         self.client = client
         self.background = background
-        self.state = "new"  # deferred, queued, assigned, running, closed
-        self.workers: list[Worker] = []
-        self.ready = asyncio.Event()
+        self.state = "admitted"  # admitted, running, closed
+        self.job_list: list[Job] = []
+
+    def remaining(self) -> float:
+        """Seconds of search still to come (the estimate behind Retry-After)."""
+        if not self.job_list:
+            return self.jobs * self.limit
+        return sum(max(0.0, self.limit - j.used) for j in self.job_list if j.state != "done")
 
     def close(self) -> None:
-        """Give up the ticket: leave the queue, or give back processes never used."""
+        """Give the ticket up: its searches still going are stopped."""
         self.pool._close_ticket(self)
 
 
@@ -119,29 +184,30 @@ class WorkerPool:
     every process imports at start (:func:`advisor_api.worker.task_table`)."""
 
     def __init__(self, size: int, max_queue: int, grace: float, *, max_tasks: int = 0,
-                 max_rss_mb: float = 0, extra_tasks: str | None = None) -> None:
+                 max_rss_mb: float = 0, extra_tasks: str | None = None,
+                 slice_seconds: float = SLICE, max_sessions: int = MAX_SESSIONS) -> None:
         self.size = size
         self.max_queue = max_queue
         self.grace = grace
         self.max_tasks = max_tasks  # 0: never recycle for the count of tasks
         self.max_rss_mb = max_rss_mb  # 0: never recycle for memory
-        #: Queue places background work (AI moves) may hold; the rest stay for requests.
-        self.background_share = (max_queue + 1) // 2
+        self.slice = slice_seconds
+        self.max_sessions = max_sessions
         self._ctx = _context()
         self.extra_tasks = extra_tasks
-        self._idle: list[Worker] = []
         self._all: set[Worker] = set()
-        self._queue: list[Ticket] = []
-        self._deferred: deque[Ticket] = deque()
-        self._holding: dict[str, int] = {}  # client -> processes it holds now
-        self._active: set[Ticket] = set()  # queued, assigned or running (Retry-After)
+        self._waiting: list[Job] = []  # jobs not started, in order of arrival
+        self._tickets: set[Ticket] = set()  # admitted and not closed
+        self._vtime: dict[str, float] = {}  # client -> virtual time (see the module doc)
+        self._live: dict[str, int] = {}  # client -> its jobs not done
         self._seq = itertools.count()
+        self._job_ids = itertools.count(1)
         self._next_id = 0
         self._background: set[asyncio.Task[None]] = set()
         self.started = False
         self.closed = False
-        self.stats = {"tasks": 0, "timeouts": 0, "crashes": 0, "errors": 0, "refused": 0,
-                      "cancelled": 0, "recycled": 0}
+        self.stats = {"tasks": 0, "slices": 0, "timeouts": 0, "crashes": 0, "errors": 0,
+                      "refused": 0, "cancelled": 0, "recycled": 0}
 
     # -- life cycle ----------------------------------------------------------------------
     def _new_worker(self) -> Worker:
@@ -157,12 +223,27 @@ class WorkerPool:
         idents = [self._ident() for _ in range(self.size)]
         workers = await asyncio.to_thread(
             lambda: [Worker(self._ctx, i, self.extra_tasks) for i in idents])
-        self._all.update(workers)
         self.started = True
-        await asyncio.gather(*(self._exchange(w, {"kind": "ping"}, 60.0, None, 0)
-                               for w in workers))
-        self._idle.extend(workers)
+        answered = await asyncio.gather(*(self._bring_up(w) for w in workers))
+        for w, ok in zip(workers, answered, strict=True):
+            if not ok:
+                self._later(self._replace(w))
         self._dispatch()
+
+    async def _bring_up(self, w: Worker) -> bool:
+        """Listen to a new process and wait for its first answer (False: none came)."""
+        loop = asyncio.get_running_loop()
+        self._all.add(w)
+        loop.add_reader(w.conn.fileno(), self._readable, w)
+        w.pong = loop.create_future()
+        if w.send("ping"):
+            with contextlib.suppress(TimeoutError, WorkerDied):
+                await asyncio.wait_for(w.pong, START_TIMEOUT)
+                w.ready = w in self._all
+                return w.ready
+        self._forget(w)
+        await asyncio.to_thread(w.kill)
+        return False
 
     async def close(self) -> None:
         """Kill every process (running searches included)."""
@@ -170,8 +251,12 @@ class WorkerPool:
         for t in list(self._background):
             t.cancel()
         workers = list(self._all)
-        self._all.clear()
-        self._idle.clear()
+        for w in workers:
+            self._forget(w)
+            self._fail_all(w, WorkerDied("the service is shutting down"))
+        for job in self._waiting:
+            self._end(job, WorkerDied("the service is shutting down"))
+        self._waiting.clear()
 
         def kill_all() -> None:
             for w in workers:
@@ -180,282 +265,309 @@ class WorkerPool:
         await asyncio.to_thread(kill_all)
         self.started = False
 
-    # -- admission -----------------------------------------------------------------------
+    # -- reporting -----------------------------------------------------------------------
     @property
     def waiting(self) -> int:
-        """Tickets in the queue (at most ``max_queue``)."""
-        return len(self._queue)
+        """Searches admitted and not started yet."""
+        return len(self._waiting)
 
     @property
-    def deferred(self) -> int:
-        """Background tickets waiting for a place in the queue."""
-        return len(self._deferred)
+    def paused(self) -> int:
+        """Searches started and paused between two slices."""
+        return sum(1 for w in self._all for j in w.sessions.values() if j.state == "paused")
 
     @property
     def idle(self) -> int:
-        return len(self._idle)
+        """Processes running no slice now."""
+        return sum(1 for w in self._all if w.ready and w.current is None)
+
+    @property
+    def in_flight(self) -> int:
+        """Tickets admitted and not closed (requests and AI moves)."""
+        return len(self._tickets)
 
     def workers(self) -> list[dict[str, Any]]:
-        """Each process: id, pid, tasks run, memory (MB) after its last task."""
+        """Each process: id, pid, tasks run, searches open, memory (MB) last reported."""
         return [w.info() for w in sorted(self._all, key=lambda w: w.ident)]
 
     def retry_after(self) -> int:
-        """Seconds until a place is likely free: the admitted work spread over the pool."""
-        return max(1, math.ceil(sum(t.limit for t in self._active) / self.size))
+        """Seconds until a place is likely free: the search in flight spread over the
+        pool."""
+        return max(1, math.ceil(sum(t.remaining() for t in self._tickets) / self.size))
 
+    # -- admission -----------------------------------------------------------------------
     def admit(self, jobs: int, limit: float, *, client: str | None = None,
               background: bool = False) -> Ticket:
-        """A ticket for ``jobs`` processes for about ``limit`` seconds, or :class:`Busy`.
+        """A ticket for ``jobs`` searches of about ``limit`` seconds, or :class:`Busy`.
 
-        Decided now, before any waiting: processes assigned at once if idle and nobody
-        waits; else a place in the queue; else (a request) 429, or (``background``) a wait
-        outside the queue for a place, never refused. Run the work with
-        ``run(..., ticket=)``; :meth:`Ticket.close` gives up a ticket never run."""
+        Decided now: a request of a client with nothing in flight is always admitted;
+        other requests are refused while ``size + max_queue`` requests are in flight;
+        ``background`` work (AI moves) is never refused. Run the work with ``run(...,
+        ticket=)``; :meth:`Ticket.close` gives up a ticket."""
         if not 1 <= jobs <= self.size:
             raise ValueError(f"{jobs} tasks at once, the pool has {self.size}")
-        t = Ticket(self, next(self._seq), jobs, limit, client or SERVICE, background)
-        if self._free_now(t):
-            self._enqueue(t)
-        elif background:
-            if self._deferred or not self._room_for(t):
-                t.state = "deferred"
-                self._deferred.append(t)
-                return t
-            self._enqueue(t)
-        elif len(self._queue) >= self.max_queue:
-            self.stats["refused"] += 1
-            raise Busy(f"all {self.size} search processes are busy and "
-                       f"{len(self._queue)} searches are queued; retry later",
-                       self.retry_after())
-        else:
-            self._enqueue(t)
-        self._dispatch()
+        who = client or SERVICE
+        if not background and any(t.client == who for t in self._tickets):
+            requests = sum(1 for t in self._tickets if not t.background)
+            if requests >= self.size + self.max_queue:
+                self.stats["refused"] += 1
+                raise Busy(f"{requests} searches are in flight on {self.size} search "
+                           "processes, the most this service takes while this client has "
+                           "one of its own running; retry later", self.retry_after())
+        t = Ticket(self, next(self._seq), jobs, limit, who, background)
+        self._tickets.add(t)
         return t
 
-    def _free_now(self, t: Ticket) -> bool:
-        return not self._queue and len(self._idle) >= t.jobs
-
-    def _room_for(self, t: Ticket) -> bool:
-        """Whether the background ticket ``t`` may join the queue now."""
-        if self._free_now(t):
-            return True
-        queued_bg = sum(1 for q in self._queue if q.background)
-        return len(self._queue) < self.max_queue and queued_bg < self.background_share
-
-    def _enqueue(self, t: Ticket) -> None:
-        t.state = "queued"
-        self._queue.append(t)
-        self._active.add(t)
-
-    def _dispatch(self) -> None:
-        """Hand idle processes to queued tickets; let deferred ones into the queue."""
-        while True:
-            while self._deferred and self._room_for(self._deferred[0]):
-                self._enqueue(self._deferred.popleft())
-            if not self._queue or self.closed:
-                return
-            # the client holding the fewest processes first, then the oldest ticket
-            t = min(self._queue, key=lambda q: (self._holding.get(q.client, 0), q.seq))
-            if len(self._idle) < t.jobs:
-                return
-            self._queue.remove(t)
-            t.workers = [self._idle.pop() for _ in range(t.jobs)]
-            self._holding[t.client] = self._holding.get(t.client, 0) + t.jobs
-            t.state = "assigned"
-            t.ready.set()
-
     def _close_ticket(self, t: Ticket) -> None:
-        if t.state == "deferred":
-            self._deferred.remove(t)
-        elif t.state == "queued":
-            self._queue.remove(t)
-        elif t.state == "assigned":  # processes never used: straight back
-            for w in t.workers:
-                self._give_back(t, w)
-        if t.state != "closed":
-            t.state = "closed"
-            self._active.discard(t)
-            self._dispatch()
-
-    def _give_back(self, t: Ticket, w: Worker, dead: bool = False) -> None:
-        """A process the ticket held is released (idle again, or renewed first)."""
-        left = self._holding.get(t.client, 0) - 1
-        if left > 0:
-            self._holding[t.client] = left
-        else:
-            self._holding.pop(t.client, None)
-        if w not in self._all:  # the pool was closed meanwhile
+        if t.state == "closed":
             return
-        if dead or not w.alive():
-            self._all.discard(w)
-            self._later(self._renew(w, dead=True))
-        elif self._worn(w):
-            self._later(self._renew(w, dead=False))
-        else:
-            self._idle.append(w)
+        t.state = "closed"
+        self._tickets.discard(t)
+        for job in t.job_list:
+            self._abandon(job)
         self._dispatch()
-
-    def _worn(self, w: Worker) -> bool:
-        return bool((self.max_tasks and w.tasks >= self.max_tasks)
-                    or (self.max_rss_mb and w.rss > self.max_rss_mb * 2**20))
-
-    async def _renew(self, old: Worker, dead: bool) -> None:
-        """Replace a dead or worn process by a fresh one (then idle)."""
-        self._all.discard(old)  # from now on nothing hands it out
-        if not dead:
-            self.stats["recycled"] += 1
-            log.info("recycling search process %s after %d tasks (%.0f MB)", old.ident,
-                     old.tasks, old.rss / 2**20)
-        await asyncio.to_thread(old.kill)
-        for attempt in range(3):
-            if self.closed:
-                return
-            new = await asyncio.to_thread(self._new_worker)
-            self._all.add(new)
-            try:
-                await self._exchange(new, {"kind": "ping"}, 60.0, None, 0)
-            except (SearchFailed, SearchTimeout):
-                log.error("a new search process did not answer (attempt %d)", attempt + 1)
-                self._all.discard(new)
-                await asyncio.to_thread(new.kill)
-                continue
-            if new in self._all:
-                self._idle.append(new)
-                self._dispatch()
-            return
 
     # -- running -------------------------------------------------------------------------
     async def run(self, tasks: list[Task], limit: float, *, admit: bool = True,
                   ticket: Ticket | None = None, client: str | None = None,
                   on_progress: Progress | None = None) -> list[Any]:
-        """Run ``tasks`` at once on as many processes and return their results in order.
+        """Run ``tasks`` (each a search on one process, in slices) and return their
+        results in order.
 
-        ``limit`` is the seconds the tasks are expected to take; past ``limit + grace``
-        they are killed. ``ticket``: admitted before (:meth:`admit`), else admitted now:
-        ``admit=True`` refuses with :class:`Busy` when the queue is full; ``admit=False``
-        (the service's own work, such as AI moves) waits its turn for a place instead,
-        never refused. ``client`` (default: the service) is whose work it is.
-        ``on_progress(index, payload)`` receives progress messages. Cancelling the call
-        stops the searches (their processes go back to the pool once they have stopped).
-        """
+        ``limit`` is the seconds of search each task is expected to take (past ``limit +
+        grace`` it is stopped). ``ticket``: admitted before (:meth:`admit`), else
+        admitted now: ``admit=True`` may refuse with :class:`Busy`; ``admit=False`` (the
+        service's own work, such as AI moves) is never refused. ``client`` (default: the
+        service) is whose work it is. ``on_progress(index, payload)`` receives progress
+        messages. Cancelling the call stops the searches."""
         if not tasks:
             if ticket is not None:
                 ticket.close()
             return []
         if ticket is None:
             ticket = self.admit(len(tasks), limit, client=client, background=not admit)
-        elif ticket.jobs != len(tasks):
+        elif ticket.jobs != len(tasks) or ticket.state != "admitted":
             ticket.close()
-            raise ValueError(f"a ticket for {ticket.jobs} tasks, given {len(tasks)}")
-        runs: list[asyncio.Future[Any]] = []
-        started: set[int] = set()  # runs whose body began (each then releases its process)
+            raise ValueError(f"a ticket for {ticket.jobs} tasks ({ticket.state}), "
+                             f"given {len(tasks)}")
         try:
-            await ticket.ready.wait()
             ticket.state = "running"
-            runs = [asyncio.ensure_future(self._run_one(
-                        ticket, w, t, limit + self.grace, on_progress, i, started))
-                    for i, (w, t) in enumerate(zip(ticket.workers, tasks, strict=True))]
-            return list(await asyncio.gather(*runs))
-        except BaseException:
-            for i, r in enumerate(runs):
-                r.cancel()
-                if i not in started:  # cancelled before it began: it never will
-                    self._give_back(ticket, ticket.workers[i])
-            raise
+            ticket.job_list = [Job(next(self._job_ids), ticket, i, task, on_progress)
+                               for i, task in enumerate(tasks)]
+            for job in ticket.job_list:
+                self._arrive(job.client)
+                self._waiting.append(job)
+            self._dispatch()
+            return list(await asyncio.gather(*(j.result for j in ticket.job_list)))
         finally:
             ticket.close()
 
-    async def _run_one(self, ticket: Ticket, w: Worker, task: Task, timeout: float,
-                       on_progress: Progress | None, index: int, started: set[int]) -> Any:
-        started.add(index)
-        self.stats["tasks"] += 1
-        w.tasks += 1
-        outcome = "cancelled"
+    # -- scheduling ------------------------------------------------------------------------
+    def _arrive(self, client: str) -> None:
+        """A job of ``client`` is in flight: a client coming back from nothing starts
+        level with the least served client in flight."""
+        if self._live.get(client, 0) == 0:
+            self._vtime[client] = min((self._vtime[c] for c in self._live), default=0.0)
+        self._live[client] = self._live.get(client, 0) + 1
+
+    def _leave(self, client: str) -> None:
+        left = self._live.get(client, 1) - 1
+        if left > 0:
+            self._live[client] = left
+        else:
+            self._live.pop(client, None)
+            self._vtime.pop(client, None)
+
+    def _rank(self, job: Job) -> tuple[int, float, int, int, int]:
+        """Which job a free process runs next: stopped ones first (to unwind them), then
+        the least served client, the client with fewer jobs, the oldest job."""
+        return (0 if job.stop else 1, self._vtime.get(job.client, 0.0),
+                self._live.get(job.client, 0), *job.order())
+
+    def _next_for(self, w: Worker) -> Job | None:
+        mine = [j for j in w.sessions.values() if j.state == "paused"]
+        if not w.draining and len(w.sessions) < self.max_sessions:
+            mine += self._waiting
+        return min(mine, key=self._rank, default=None)
+
+    def _dispatch(self) -> None:
+        """Give every free process the next slice it should run."""
+        if self.closed:
+            return
+        for w in sorted(self._all, key=lambda w: w.ident):
+            if w.ready and w.current is None and w in self._all:
+                job = self._next_for(w)
+                if job is not None:
+                    self._give_slice(w, job)
+
+    def _give_slice(self, w: Worker, job: Job) -> None:
+        if job.state == "waiting":
+            self._waiting.remove(job)
+            job.worker = w
+            w.sessions[job.ident] = job
+            w.tasks += 1
+            self.stats["tasks"] += 1
+            message: tuple[Any, ...] = ("start", job.ident, job.task, self.slice)
+        else:
+            message = ("resume", job.ident, self.slice)
+        job.state = "running"
+        job.began = time.monotonic()
+        w.current = job
+        self.stats["slices"] += 1
+        if not w.send(message):
+            self._died(w)
+            return
+        budget = max(self.slice, job.ticket.limit - job.used) + self.grace
+        w.watchdog = asyncio.get_running_loop().call_later(budget, self._overdue, w, job)
+
+    # -- answers -------------------------------------------------------------------------
+    def _readable(self, w: Worker) -> None:
         try:
-            result = await self._exchange(w, task, timeout, on_progress, index)
-            outcome = "done"
-            return result
-        except SearchTimeout:
-            outcome = "dead"
-            self.stats["timeouts"] += 1
-            raise
-        except SearchFailed as exc:
-            outcome = "dead" if isinstance(exc, WorkerDied) else "done"
-            self.stats["crashes" if outcome == "dead" else "errors"] += 1
-            raise
-        finally:
-            if outcome == "done":
-                self._give_back(ticket, w)
-            elif outcome == "dead":
-                self._give_back(ticket, w, dead=True)
+            while w.conn.poll():
+                self._on_message(w, w.conn.recv())
+        except (EOFError, OSError):
+            self._died(w)
+
+    def _on_message(self, w: Worker, message: tuple[Any, ...]) -> None:
+        kind, ident, payload, rss = message
+        if rss is not None:
+            w.rss = int(rss)
+        if kind == "pong":
+            if w.pong is not None and not w.pong.done():
+                w.pong.set_result(payload)
+            return
+        job = w.sessions.get(ident)
+        if job is None:
+            return
+        if kind == "progress":
+            if job.on_progress is not None and not job.stop:
+                job.on_progress(job.index, payload)
+            return
+        self._slice_ended(w, job)
+        if kind == "paused":
+            job.state = "paused"
+            if job.used > job.ticket.limit + self.grace and not job.stop:
+                self.stats["timeouts"] += 1
+                self._end(job, SearchTimeout(f"the search ran {job.used:.1f} s, past its "
+                                             "limit, and was stopped"))
+                self._abandon(job)
+        else:
+            del w.sessions[ident]
+            if kind == "done":
+                self._end(job, None, payload)
             else:
-                self.stats["cancelled"] += 1
-                self._later(self._drain(ticket, w, timeout))
+                self.stats["errors"] += 1
+                self._end(job, SearchFailed(f"the search failed: {payload}"))
+            self._leave(job.client)
+            job.state = "done"
+            self._retire_if_worn(w)
+        self._dispatch()
+
+    def _slice_ended(self, w: Worker, job: Job) -> None:
+        """Charge the slice that just ended to its job and client."""
+        if w.watchdog is not None:
+            w.watchdog.cancel()
+            w.watchdog = None
+        ran = time.monotonic() - job.began
+        job.used += ran
+        if job.client in self._vtime:
+            self._vtime[job.client] += ran
+        w.current = None
+
+    def _end(self, job: Job, error: BaseException | None, result: Any = None) -> None:
+        """Give the job's caller its answer (once)."""
+        if job.result.done():
+            return
+        if error is not None:
+            job.result.set_exception(error)
+            job.result.exception()  # retrieved: a caller that left does not need it
+        else:
+            job.result.set_result(result)
+
+    def _abandon(self, job: Job) -> None:
+        """Nobody wants this job's answer any more: stop it (an unstarted one at once)."""
+        if job.state == "done" or job.stop:
+            return
+        job.stop = True
+        self.stats["cancelled"] += 1
+        if job.state == "waiting":
+            self._waiting.remove(job)
+            job.state = "done"
+            self._leave(job.client)
+            job.result.cancel()
+        elif job.worker is not None and not job.worker.send(("stop", job.ident)):
+            self._died(job.worker)
+
+    # -- failures and recycling ----------------------------------------------------------
+    def _overdue(self, w: Worker, job: Job) -> None:
+        """A slice did not end in time: kill its process."""
+        w.watchdog = None
+        if w not in self._all or w.current is not job:
+            return
+        self.stats["timeouts"] += 1
+        self._end(job, SearchTimeout(f"the search did not pause or answer within "
+                                     f"{time.monotonic() - job.began:.1f} s and was "
+                                     "stopped"))
+        self._died(w, renew_reason="timeout")
+
+    def _died(self, w: Worker, renew_reason: str = "crash") -> None:
+        """The process is gone (or killed): fail its searches, put a fresh one in."""
+        if w not in self._all:
+            return
+        if renew_reason == "crash":
+            self.stats["crashes"] += 1
+        coming_up = not w.ready  # then _bring_up's caller replaces it
+        self._forget(w)
+        self._fail_all(w, WorkerDied("the search process died (it is replaced; the "
+                                     "service goes on)"))
+        if w.pong is not None and not w.pong.done():
+            w.pong.set_exception(WorkerDied("the new search process died"))
+        if not coming_up:
+            self._later(self._replace(w))
+        self._dispatch()
+
+    def _forget(self, w: Worker) -> None:
+        self._all.discard(w)
+        w.ready = False
+        if w.watchdog is not None:
+            w.watchdog.cancel()
+            w.watchdog = None
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(w.conn.fileno())
+
+    def _fail_all(self, w: Worker, error: SearchFailed) -> None:
+        for job in list(w.sessions.values()):
+            self._end(job, error)
+            job.state = "done"
+            self._leave(job.client)
+        w.sessions.clear()
+        w.current = None
+
+    def _retire_if_worn(self, w: Worker) -> None:
+        worn = bool((self.max_tasks and w.tasks >= self.max_tasks)
+                    or (self.max_rss_mb and w.rss > self.max_rss_mb * 2**20))
+        if worn and not w.draining:
+            w.draining = True
+        if w.draining and not w.sessions and w in self._all:
+            self.stats["recycled"] += 1
+            log.info("recycling search process %s after %d tasks (%.0f MB)", w.ident,
+                     w.tasks, w.rss / 2**20)
+            self._forget(w)
+            self._later(self._replace(w))
 
     def _later(self, coro: Any) -> None:
         t = asyncio.ensure_future(coro)
         self._background.add(t)
         t.add_done_callback(self._background.discard)
 
-    async def _drain(self, ticket: Ticket, w: Worker, timeout: float) -> None:
-        """After a cancelled task: ask the search to stop, wait for its answer, release
-        (a process that does not stop within the grace period is killed and replaced)."""
-        dead = True
-        try:
-            with contextlib.suppress(OSError, ValueError):
-                w.conn.send("stop")
-            await self._exchange(w, None, min(timeout, self.grace), None, 0)
-            dead = False
-        except (SearchTimeout, WorkerDied):
-            pass
-        except SearchFailed:  # the search raised while stopping: the process is fine
-            dead = False
-        finally:
-            self._give_back(ticket, w, dead=dead)
-
-    async def _exchange(self, w: Worker, task: Task | None, timeout: float,
-                        on_progress: Progress | None, index: int) -> Any:
-        """Send ``task`` (None: only wait) and wait for the answer of ``w``."""
-        loop = asyncio.get_running_loop()
-        inbox: asyncio.Queue[tuple[Any, ...]] = asyncio.Queue()
-        fd = w.conn.fileno()
-
-        def readable() -> None:
-            try:
-                while w.conn.poll():
-                    inbox.put_nowait(w.conn.recv())
-            except (EOFError, OSError):
-                loop.remove_reader(fd)
-                inbox.put_nowait(("eof", None))
-
-        loop.add_reader(fd, readable)
-        deadline = time.monotonic() + timeout
-        try:
-            if task is not None:
-                try:
-                    w.conn.send(task)
-                except (OSError, ValueError):
-                    raise WorkerDied("the search process is gone") from None
-            while True:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError
-                kind, payload, *more = await asyncio.wait_for(inbox.get(), remaining)
-                if more:
-                    w.rss = int(more[0])
-                if kind == "progress":
-                    if on_progress is not None:
-                        on_progress(index, payload)
-                elif kind == "done":
-                    return payload
-                elif kind == "error":
-                    raise SearchFailed(f"the search failed: {payload}")
-                else:
-                    raise WorkerDied("the search process died (it is replaced; the "
-                                     "service goes on)")
-        except TimeoutError:
-            raise SearchTimeout(f"the search did not answer within {timeout:.1f} s and was "
-                                "stopped") from None
-        finally:
-            with contextlib.suppress(Exception):
-                loop.remove_reader(fd)
+    async def _replace(self, old: Worker) -> None:
+        """Kill ``old`` and bring up a fresh process in its place."""
+        await asyncio.to_thread(old.kill)
+        for attempt in range(3):
+            if self.closed:
+                return
+            new = await asyncio.to_thread(self._new_worker)
+            if await self._bring_up(new):
+                self._dispatch()
+                return
+            log.error("a new search process did not answer (attempt %d)", attempt + 1)

@@ -1,16 +1,24 @@
-"""The search process: receives tasks over a pipe, runs them, sends the answers back.
+"""The search process: runs the searches the pool hands it, one slice at a time.
 
-A task is a dict with a ``kind``; the process answers ``("done", result, rss)`` or
-``("error", message, rss)``, after any number of ``("progress", stats)`` messages for a
-streamed analysis; ``rss`` is the process's resident memory in bytes after the task (the
-pool recycles a process above ``MOMBASA_WORKER_MAX_RSS_MB``). The string ``"stop"`` sent
-during a task ends its search early (the answer then holds what was found so far); sent
-between tasks it is ignored.
+Searches on one process share it in time slices. The pool sends ``("start", job, task,
+slice)``: the process starts the task in a thread of its own (a :class:`Session`) and
+lets it run for ``slice`` seconds; at its next checkpoint after that (between two
+iterations, :mod:`search.pacing`) the search pauses and the process answers
+``("paused", job, None, rss)``. ``("resume", job, slice)`` lets it run another slice;
+``("stop", job)`` asks it to stop (a running search stops at its next checkpoint and
+answers what it found; a paused one when the pool next resumes it). At most one session
+runs at a time: the pool starts or resumes one only while none runs on the process. A
+session's clock stands still while it is paused, so a "10 s" search gets 10 s of
+thinking however its slices fall.
+
+Answers: ``("done", job, result, rss)`` or ``("error", job, message, rss)``, after any
+number of ``("progress", job, stats, None)`` for a streamed analysis; ``rss`` is the
+process's resident memory in bytes (the pool recycles a process above
+``MOMBASA_WORKER_MAX_RSS_MB``). ``"ping"`` answers ``("pong", 0, pid, rss)``.
 
 Kinds: ``analyse`` (ISMCTS of an observation; returns its root statistics, a
 :class:`search.parallel.RootStats`, and the exact solvers' plans for the decision),
-``bot`` (a bot's whole move; returns an :class:`engine.Move`), ``ping`` (answers the
-process id).
+``bot`` (a bot's whole move; returns an :class:`engine.Move`).
 
 Extra kinds (tests only): :func:`worker_main` takes ``extra_tasks``, the dotted name of a
 module whose ``TASKS`` dict (kind -> function, as :data:`TASKS`) the process imports at
@@ -23,8 +31,10 @@ crash, grow) live in ``tests/worker_tasks.py``.
 from __future__ import annotations
 
 import importlib
+import math
 import os
 import signal
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -35,6 +45,7 @@ from advisor_api.solvers import solve_decision
 from engine import Move, observation_from_json
 from search.bot_specs import make_bot, search_config
 from search.mcts import MCTS, SearchConfig, SearchResult, principal_variation
+from search.pacing import Pacer
 from search.parallel import RootStats
 
 Task = dict[str, Any]
@@ -49,8 +60,8 @@ def root_stats(result: SearchResult) -> RootStats:
     return RootStats(result.iterations, result.elapsed, children)
 
 
-# Iterations between interim reports of an analysis: how often a "stop" or a progress
-# report is looked at. It does not change what the search finds.
+# Iterations between interim reports of an analysis: how often a progress report is
+# looked at. It does not change what the search finds.
 REPORT_EVERY = 32
 
 
@@ -64,59 +75,97 @@ def advisor_config(iterations: int | None, seconds: float | None,
     return search_config(iterations=iterations, time=seconds, seed=seed)
 
 
-def stop_requested(conn: Connection) -> bool:
-    """Whether the service sent \"stop\" (or went away) during the task."""
-    try:
-        return bool(conn.poll()) and conn.recv() == "stop"
-    except (EOFError, OSError):  # the service is gone: stop too
-        return True
+Send = Callable[[tuple[Any, ...]], None]
 
 
-def run_analysis(task: Task, conn: Connection | None = None) -> dict[str, Any]:
-    """Search the task's observation; with ``conn``, report progress and obey "stop".
+class Session(Pacer):
+    """One search on this process: paced in slices by the pool (see the module's doc).
+
+    Outside a process (``Session()``, tests and direct calls) it is never paused and
+    only stops when :meth:`stop` is called."""
+
+    def __init__(self, job: int = 0, send: Send | None = None,
+                 slice_seconds: float = math.inf) -> None:
+        self.job = job
+        self._send = send
+        self._go = threading.Event()
+        self._go.set()
+        self._slice_end = time.perf_counter() + slice_seconds
+        self._paused = 0.0  # seconds spent paused (the clock does not count them)
+        self.stopped = False
+
+    def clock(self) -> float:
+        return time.perf_counter() - self._paused
+
+    def checkpoint(self) -> bool:
+        if not self.stopped and time.perf_counter() >= self._slice_end:
+            self._pause()
+        return not self.stopped
+
+    def _pause(self) -> None:
+        began = time.perf_counter()
+        self._go.clear()  # before saying so: the pool's resume comes after
+        self.send(("paused", self.job, None, rss_bytes()))
+        self._go.wait()
+        self._paused += time.perf_counter() - began
+
+    def resume(self, slice_seconds: float) -> None:
+        """Let the session run ``slice_seconds`` more (the process's main thread)."""
+        self._slice_end = time.perf_counter() + slice_seconds
+        self._go.set()
+
+    def stop(self) -> None:
+        """Ask the search to stop at its next checkpoint (a paused one stops when
+        resumed)."""
+        self.stopped = True
+
+    def send(self, message: tuple[Any, ...]) -> None:
+        if self._send is not None:
+            self._send(message)
+
+    def progress(self, payload: Any) -> None:
+        """An interim report of the search, for a streamed analysis."""
+        self.send(("progress", self.job, payload, None))
+
+
+def run_analysis(task: Task, session: Session | None = None) -> dict[str, Any]:
+    """Search the task's observation, paced by ``session`` (progress every
+    ``task["progress_every"]`` seconds of thinking, if given).
 
     Returns ``{"stats": RootStats, "solved": solver plans}`` (the solvers only for the
-    first job, ``task["solve"]``)."""
+    first job, ``task["solve"]``, and not after a stop: nobody waits for them)."""
+    session = session or Session()
     obs = observation_from_json(task["observation"])
     cfg = replace(advisor_config(task.get("iterations"), task.get("time"),
                                  int(task.get("seed", 0))),
                   report_every=REPORT_EVERY)
     every = task.get("progress_every")
-    last = time.perf_counter()
+    last = session.clock()
 
     def callback(interim: SearchResult) -> bool | None:
         nonlocal last
-        if conn is None:
-            return None
-        if stop_requested(conn):
-            return False
-        now = time.perf_counter()
+        now = session.clock()
         if every is not None and now - last >= every:
-            conn.send(("progress", root_stats(interim)))
+            session.progress(root_stats(interim))
             last = now
         return None
 
-    stats = root_stats(MCTS(cfg).search(obs, callback))
-    solved = solve_decision(obs.state) if task.get("solve") else {}
+    stats = root_stats(MCTS(cfg, session).search(obs, callback))
+    solved = solve_decision(obs.state) if task.get("solve") and not session.stopped else {}
     return {"stats": stats, "solved": solved}
 
 
-def run_bot(task: Task, conn: Connection | None = None) -> Move:
-    """The whole move of the bot ``task["spec"]`` for the task's observation."""
+def run_bot(task: Task, session: Session | None = None) -> Move:
+    """The whole move of the bot ``task["spec"]`` for the task's observation (an
+    ``mcts`` bot's searches paced by ``session``)."""
     obs = observation_from_json(task["observation"])
-    bot = make_bot(task["spec"], seed=int(task.get("seed", 0)))
+    bot = make_bot(task["spec"], seed=int(task.get("seed", 0)), pacer=session or Session())
     return bot.choose(obs)
 
 
-def _ping(task: Task, conn: Connection | None = None) -> int:
-    return os.getpid()
+TaskFn = Callable[[Task, Session], Any]
 
-
-TaskFn = Callable[[Task, Connection | None], Any]
-
-TASKS: dict[str, TaskFn] = {
-    "analyse": run_analysis, "bot": run_bot, "ping": _ping,
-}
+TASKS: dict[str, TaskFn] = {"analyse": run_analysis, "bot": run_bot}
 
 
 def rss_bytes() -> int:
@@ -142,24 +191,52 @@ def task_table(extra_tasks: str | None = None) -> dict[str, TaskFn]:
     return table
 
 
+def _run_session(session: Session, fn: TaskFn, task: Task,
+                 sessions: dict[int, Session]) -> None:
+    """A session's thread: run the task, answer its result (or its error)."""
+    try:
+        reply: tuple[str, Any] = ("done", fn(task, session))
+    except Exception as exc:  # the task failed; the process goes on
+        reply = ("error", f"{type(exc).__name__}: {exc}")
+    sessions.pop(session.job, None)
+    session.send((reply[0], session.job, reply[1], rss_bytes()))
+
+
 def worker_main(conn: Connection, extra_tasks: str | None = None) -> None:
-    """Serve tasks from ``conn`` until it closes (``extra_tasks``: see
+    """Serve the pool's messages from ``conn`` until it closes (``extra_tasks``: see
     :func:`task_table`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the service's to handle
     tasks = task_table(extra_tasks)
+    sessions: dict[int, Session] = {}
+    lock = threading.Lock()
+
+    def send(message: tuple[Any, ...]) -> None:
+        with lock:  # sessions and this thread answer on one pipe
+            try:
+                conn.send(message)
+            except (OSError, ValueError):
+                os._exit(0)  # the service is gone
+
     while True:
         try:
-            task = conn.recv()
+            message = conn.recv()
         except (EOFError, OSError, KeyboardInterrupt):
-            return
-        if not isinstance(task, dict):  # a late "stop"
+            os._exit(0)  # the service is gone: so are the searches
+        if message == "ping":
+            send(("pong", 0, os.getpid(), rss_bytes()))
             continue
-        try:
-            fn = tasks[str(task.get("kind"))]
-            reply: tuple[str, Any] = ("done", fn(task, conn))
-        except Exception as exc:  # the task failed; the process goes on
-            reply = ("error", f"{type(exc).__name__}: {exc}")
-        try:
-            conn.send((*reply, rss_bytes()))
-        except (OSError, ValueError):
-            return
+        kind, job, *rest = message
+        if kind == "start":
+            task, slice_seconds = rest
+            fn = tasks.get(str(task.get("kind")))
+            if fn is None:
+                send(("error", job, f"KeyError: {task.get('kind')!r}", rss_bytes()))
+                continue
+            new = sessions[job] = Session(job, send, slice_seconds)
+            threading.Thread(target=_run_session, args=(new, fn, task, sessions),
+                             name=f"search-{job}", daemon=True).start()
+        elif (known := sessions.get(job)) is not None:
+            if kind == "resume":
+                known.resume(rest[0])
+            elif kind == "stop":
+                known.stop()

@@ -20,6 +20,7 @@ from search.mcts import (
     Bound,
     SearchConfig,
 )
+from search.pacing import REAL_TIME, Pacer
 from search.specialists import SpecialistBot
 from search.value_model import default_model
 
@@ -173,8 +174,9 @@ def search_config(iterations: int | None = None, time: float | None = None,
     return SearchConfig(iterations=iterations, time=time, seed=seed, **search_settings())
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """Build a bot from its spec string.
+def make_bot(spec: str, seed: int = 0, pacer: Pacer = REAL_TIME) -> Bot:
+    """Build a bot from its spec string (``pacer``: the pace of an ``mcts`` bot's
+    searches, :mod:`search.pacing`; the other bots think briefly and are not paced).
 
     ``random``; ``policy``; ``greedy[:samples=N]``;
     ``bookkeeper``, ``diamonds``, ``shares`` ``[:eval=learned|hand][,strength=X]``
@@ -237,7 +239,7 @@ def make_bot(spec: str, seed: int = 0) -> Bot:
                 kwargs["time"] = 0.25  # the bot's budget when the spec gives none
             cfg = SearchConfig(seed=seed, **kwargs)
             _ready(cfg.evaluator)
-            return MCTSBot(cfg, name=spec)
+            return MCTSBot(cfg, name=spec, pacer=pacer)
         if "time" in opts:
             _number("time", opts["time"], BOUNDS["time"])
         if "sims" in opts:

@@ -32,6 +32,7 @@ from search.bot_base import Bot, Budget, play_out_move, still_mine
 from search.candidates import candidate_steps
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, Weights, money_estimate
 from search.mcts import MCTS, SearchConfig, SearchResult, subtree
+from search.pacing import REAL_TIME, Pacer
 from search.policy import policy_step
 
 
@@ -103,11 +104,17 @@ class GreedyBot:
 
 
 class MCTSBot:
-    """ISMCTS on every step of its move, reusing the tree from one step to the next."""
+    """ISMCTS on every step of its move, reusing the tree from one step to the next.
 
-    def __init__(self, config: SearchConfig, name: str = "mcts") -> None:
+    ``pacer``: the clock of its time budget and where its searches may be paused or
+    stopped (:mod:`search.pacing`; a stopped search plays the best step found so far,
+    and the rest of the move at once)."""
+
+    def __init__(self, config: SearchConfig, name: str = "mcts",
+                 pacer: Pacer = REAL_TIME) -> None:
         self.name = name
         self.config = config
+        self.pacer = pacer
         self.last: SearchResult | None = None
         self.searches = 0
 
@@ -134,7 +141,7 @@ class MCTSBot:
             else:
                 cfg = self._config(budget, share, self.config.seed + self.searches)
                 self.searches += 1
-                result = MCTS(cfg).search(cur, root=root)
+                result = MCTS(cfg, self.pacer).search(cur, root=root)
                 self.last = result
                 step = result.best if result.lines else legal[0]
                 root = subtree(result.root, [step])

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import math
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 
@@ -42,6 +41,7 @@ from engine import (
 from search.candidates import best_plan, candidate_steps
 from search.collector import collector_paused
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate, rounds_left
+from search.pacing import REAL_TIME, Pacer
 from search.policy import SOLVED_KINDS, rollout_step, step_score
 from search.routes import bookkeeping_drive
 
@@ -252,8 +252,11 @@ Callback = Callable[[SearchResult], bool | None]
 class MCTS:
     """ISMCTS searcher. ``search`` is anytime: a callback may stop it early."""
 
-    def __init__(self, config: SearchConfig) -> None:
+    def __init__(self, config: SearchConfig, pacer: Pacer = REAL_TIME) -> None:
         self.config = config
+        # The clock of ``config.time`` and where the search may be paused or stopped
+        # (a shared search process pauses it between slices: search.pacing).
+        self.pacer = pacer
         self._win_pounds = 0.0
 
     def search(self, obs: Observation, callback: Callback | None = None,
@@ -268,7 +271,9 @@ class MCTS:
         rng = random.Random(cfg.seed)
         if root is None:
             root = Node(st.n)
-        start = time.perf_counter()
+        clock = self.pacer.clock
+        checkpoint = self.pacer.checkpoint
+        start = clock()
         deadline = start + cfg.time if cfg.time is not None else math.inf
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
         root_legal, horizon = self._prepare_root(obs, root, cfg.prior_visits)
@@ -276,16 +281,16 @@ class MCTS:
         self._win_pounds = 2.0 * cfg.weights.win_scale * (1.0 + rounds_left(st))
         done = 0
         with collector_paused():  # the tree is not garbage: no need to scan it again and again
-            while done < limit:
-                if cfg.time is not None and time.perf_counter() >= deadline:
+            while done < limit and checkpoint():
+                if cfg.time is not None and clock() >= deadline:
                     break
                 self._iterate(obs, root, me, horizon, rng, root_legal)
                 done += 1
                 if callback is not None and done % cfg.report_every == 0:
-                    interim = self._result(me, root, done, time.perf_counter() - start)
+                    interim = self._result(me, root, done, clock() - start)
                     if callback(interim) is False:
                         break
-        return self._result(me, root, done, time.perf_counter() - start)
+        return self._result(me, root, done, clock() - start)
 
     def first_look(self, obs: Observation) -> Node:
         """The root before any iteration: a child per candidate step, each holding the

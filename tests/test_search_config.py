@@ -22,6 +22,7 @@ from search.bot_specs import SETTINGS_ENV, make_bot
 from search.bots import MCTSBot
 from search.evaluator import DEFAULT_WEIGHTS, Weights
 from search.mcts import MCTS, SearchConfig
+from search.pacing import REAL_TIME, Pacer
 
 BUDGET = {"iterations", "time", "seed"}
 # Not a search knob: how often an analysis looks for "stop" and progress requests.
@@ -182,9 +183,9 @@ def _observation() -> engine.Observation:
 class Recording(MCTS):
     configs: list[SearchConfig] = []
 
-    def __init__(self, config: SearchConfig) -> None:
+    def __init__(self, config: SearchConfig, pacer: Pacer = REAL_TIME) -> None:
         Recording.configs.append(config)
-        super().__init__(config)
+        super().__init__(config, pacer)
 
 
 @pytest.fixture
