@@ -25,6 +25,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
 import engine
 from advisor_api import access, docs_pages, guards, http_errors, web
@@ -83,6 +84,9 @@ def create_app(db_path: str | None = None, settings: Settings | None = None, *,
     app.state.service = svc  # what the routes share (advisor_api.service.ServiceDep)
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(ClientContext)  # who is asking (per-client limits)
+    if settings.trusted_proxies:  # ...behind them, the address they forward (the last
+        # one not theirs in X-Forwarded-For)
+        app.add_middleware(ProxyHeadersMiddleware, trusted_hosts=list(settings.trusted_proxies))
     app.add_middleware(access.JsonOnly)  # 415: state changes take JSON bodies only
     # Outermost: Host (400), CORS (MOMBASA_CORS_ORIGINS), cross-site state changes (403).
     guards.install(app, settings)

@@ -107,7 +107,8 @@ def serve(
     if os.environ.get(SETTINGS_ENV, "").strip():
         console.print(f"Search settings ({SETTINGS_ENV}): {os.environ[SETTINGS_ENV].strip()}",
                       highlight=False, markup=False)
-    # The client of the per-client limits is the direct peer: X-Forwarded-For is not trusted.
+    # uvicorn's own proxy handling stays off: the app believes X-Forwarded-For only from
+    # MOMBASA_TRUSTED_PROXIES (create_app), whatever server runs it.
     # Requests still running at a stop get the time of a search to finish (the open
     # game-event streams end at once: create_app's stop signal handlers).
     uvicorn.run(service, host=host, port=port, log_level=log_level,

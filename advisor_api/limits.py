@@ -1,9 +1,11 @@
 """Per-client limits: who is asking, and how much of the machine one client may take.
 
-The client of a request is its remote address: the direct peer of the TCP connection
-(``scope["client"]``). ``mombasa serve`` does not trust ``X-Forwarded-For``, so behind a
-reverse proxy every request comes from the proxy and the limits apply to all its users
-together: raise them there, or set them to 0 (no limit) and limit clients at the proxy.
+The client of a request is its remote address (:func:`client_of`): the direct peer of
+the TCP connection (``scope["client"]``), an IPv6 one by its /64 network. Behind a
+reverse proxy, name it in ``MOMBASA_TRUSTED_PROXIES`` (addresses or networks): a request
+from it is then the client its ``X-Forwarded-For`` names (the last address there that is
+not a trusted proxy's); no other peer's ``X-Forwarded-For`` is believed. The same client
+is the unit of the search pool's fair share (:mod:`advisor_api.pool`).
 
 Four limits, each answering 429 ``client-limit`` with ``Retry-After`` (0 turns one off):
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import math
 import time
 import weakref
@@ -71,9 +74,28 @@ class ClientGone(ApiError):
 
 
 def client_of(scope: Scope) -> str:
-    """The remote address of a request (the direct peer)."""
+    """The client of a request: its remote address (the direct peer, or behind a trusted
+    proxy the address it forwards); an IPv6 address counts by its /64 network, the block
+    one host or home network is given, so that one machine cannot be many clients.
+
+    >>> client_of({"client": ("2001:db8:1:2:aaaa::1", 5000)})
+    '2001:db8:1:2::/64'
+    >>> client_of({"client": ("203.0.113.7", 5000)})
+    '203.0.113.7'
+    """
     peer = scope.get("client")
-    return str(peer[0]) if peer else "unknown"
+    if not peer:
+        return "unknown"
+    host = str(peer[0])
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:  # ::ffff:a.b.c.d is the IPv4 client a.b.c.d
+            return str(address.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{address}/64", strict=False))
+    return str(address)
 
 
 class ClientContext:

@@ -40,6 +40,7 @@ ENV_VARS: dict[str, str] = {
     "MOMBASA_GAME_TTL_HOURS": "game_ttl_hours",
     "MOMBASA_ALLOWED_HOSTS": "allowed_hosts",
     "MOMBASA_CORS_ORIGINS": "cors_origins",
+    "MOMBASA_TRUSTED_PROXIES": "trusted_proxies",
 }
 
 #: The hosts a request may name (``Host`` header) by default: this machine only.
@@ -55,6 +56,16 @@ def _ipv6(host: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _network(text: str) -> str:
+    """A trusted proxy: an address or a network, written the standard way."""
+    try:
+        net = ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise ValueError(f"trusted_proxies (MOMBASA_TRUSTED_PROXIES): {text!r} is not an IP "
+                         "address or network (e.g. 10.0.0.5, 10.0.0.0/24, fd00::/8)") from None
+    return str(net.network_address) if net.num_addresses == 1 else str(net)
 
 
 def _split(raw: str) -> tuple[str, ...]:
@@ -104,6 +115,10 @@ class Settings:
     # Other web origins ("https://host[:port]") whose pages may call the API (CORS) and
     # change things (POST, DELETE); default none ("*": any, unsafe).
     cors_origins: tuple[str, ...] = ()
+    # Reverse proxies (addresses or networks) whose X-Forwarded-For names the client of
+    # the per-client limits and the fair share; default none (the direct peer is the
+    # client).
+    trusted_proxies: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("max_time", "grace", "default_time", "stream_interval", "max_bot_time",
@@ -133,6 +148,8 @@ class Settings:
             if origin != "*" and not _ORIGIN.fullmatch(origin):
                 raise ValueError(f"cors_origins (MOMBASA_CORS_ORIGINS): {origin!r} is not an "
                                  "origin (http[s]://host[:port], no path)")
+        object.__setattr__(self, "trusted_proxies",
+                           tuple(_network(p) for p in self.trusted_proxies))
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None, **overrides: Any) -> Settings:

@@ -185,6 +185,43 @@ def test_games_per_minute_per_client(tmp_path: Path) -> None:
         assert c.post("/v1/games", json=humans, headers=_who("a")).status_code == 201
 
 
+def test_behind_a_trusted_proxy_the_forwarded_address_is_the_client(tmp_path: Path) -> None:
+    """MOMBASA_TRUSTED_PROXIES: a request from the proxy counts for the address its
+    X-Forwarded-For names; another peer's X-Forwarded-For is not believed."""
+    with service(tmp_path, client_games_per_minute=1,
+                 trusted_proxies=("10.9.0.0/16",)) as (c, _):
+        humans = {"seats": [{"kind": "human"}, {"kind": "human"}]}
+
+        def create(peer: str, forwarded: str) -> int:
+            return c.post("/v1/games", json=humans, headers={
+                "x-client": peer, "x-forwarded-for": forwarded}).status_code
+
+        assert create("10.9.0.1", "198.51.100.1") == 201
+        assert create("10.9.0.1", "198.51.100.1") == 429  # that user, through the proxy
+        assert create("10.9.0.2", "198.51.100.2") == 201  # another user, another proxy
+        assert create("10.9.0.1", "203.0.113.9, 198.51.100.3") == 201  # the last hop counts
+        assert create("192.0.2.5", "198.51.100.4") == 201  # not a proxy: its own address
+        assert create("192.0.2.5", "198.51.100.5") == 429  # ...the header is ignored
+
+
+def test_ipv6_clients_count_by_their_64_network(tmp_path: Path) -> None:
+    """Addresses of one IPv6 /64 (what one host or home is given) are one client."""
+    with service(tmp_path, client_games_per_minute=1) as (c, _):
+        humans = {"seats": [{"kind": "human"}, {"kind": "human"}]}
+        codes = [c.post("/v1/games", json=humans, headers=_who(peer)).status_code
+                 for peer in ("2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:2::1")]
+        assert codes == [201, 429, 201]
+
+
+def test_trusted_proxies_must_be_addresses() -> None:
+    from advisor_api.settings import Settings
+
+    assert Settings(trusted_proxies=(" 10.0.0.5 ", "fd00::/8")).trusted_proxies == (
+        "10.0.0.5", "fd00::/8")
+    with pytest.raises(ValueError, match="MOMBASA_TRUSTED_PROXIES.*'proxy.example'"):
+        Settings(trusted_proxies=("proxy.example",))
+
+
 def test_ai_games_running_per_client(tmp_path: Path) -> None:
     with service(tmp_path, client_ai_games=1) as (c, _):
         slow_ai_first = {"seats": [{"kind": "ai", "bot": "mcts:time=1"}, {"kind": "human"}],
