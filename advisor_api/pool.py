@@ -15,7 +15,8 @@ Fair share. Each slice goes to the search of the client with the least *virtual 
 the search-seconds a client's searches have run (analyses, streams and its games' AI
 moves together) since it last had nothing in flight; a client with nothing in flight
 comes back level with the least served of the others (no credit for idle time); ties go
-to the client with fewer searches, then to the oldest. With ``C`` clients wanting
+to the client with fewer searches; a client's own searches take turns (the one that
+has run least first). With ``C`` clients wanting
 search at once on ``P`` processes each gets ``P / C`` processes' worth of time (all of
 them if alone); a newcomer's first slice starts within one slice (plus the few
 milliseconds of a search's pause) wherever a process may take a new session.
@@ -378,11 +379,13 @@ class WorkerPool:
             self._live.pop(client, None)
             self._vtime.pop(client, None)
 
-    def _rank(self, job: Job) -> tuple[int, float, int, int, int]:
+    def _rank(self, job: Job) -> tuple[int, float, int, float, int, int]:
         """Which job a free process runs next: stopped ones first (to unwind them), then
-        the least served client, the client with fewer jobs, the oldest job."""
+        the least served client, the client with fewer jobs; within a client the job
+        that has run least (its analysis goes on beside its AI game's long move), then
+        the oldest."""
         return (0 if job.stop else 1, self._vtime.get(job.client, 0.0),
-                self._live.get(job.client, 0), *job.order())
+                self._live.get(job.client, 0), job.used, *job.order())
 
     def _next_for(self, w: Worker) -> Job | None:
         mine = [j for j in w.sessions.values() if j.state == "paused"]

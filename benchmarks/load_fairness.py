@@ -71,7 +71,7 @@ def main() -> None:
     bodies = [{"state": engine.state_to_json(mid_game(players=2 + k % 3, seed=k)),
                "limit": {"time": 1.0}, "multipv": 3, "seed": k} for k in range(8)]
     with serving(tmp / "games.db", tmp / "serve.log", env) as (_, base):
-        peak = {"queued": 0, "deferred": 0}
+        peak = {"queued": 0, "paused": 0, "in_flight": 0}
         stop = threading.Event()
 
         def watch() -> None:
@@ -117,9 +117,9 @@ def main() -> None:
     print(f"analyst latency (200s, n={len(latencies)}): p50 {percentile(latencies, 50):.3f} s, "
           f"p95 {percentile(latencies, 95):.3f} s, max {max(latencies, default=0):.3f} s")
     print(f"analyst 429s: {codes.get(429, 0)}; 5xx (both clients): {fives}")
-    print(f"peak queue {peak['queued']} (max_queue {health['max_queue']}), peak deferred AI "
-          f"moves {peak['deferred']}; pool stats {health['stats']}; clients "
-          f"{health['clients']}")
+    print(f"peak searches not started {peak['queued']}, paused {peak['paused']}, in flight "
+          f"{peak['in_flight']} (max_queue {health['max_queue']}); pool stats "
+          f"{health['stats']}; clients {health['clients']}")
     ok = latencies and percentile(latencies, 95) < 3.0 and fives == 0
     print("target (p95 < 3 s, no 5xx):", "met" if ok else "NOT met")
 

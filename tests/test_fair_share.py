@@ -188,3 +188,18 @@ def test_a_search_that_overruns_its_limit_is_stopped_with_504() -> None:
         assert out == "done"
 
     _with_pool(body, grace=0.3)
+
+
+def test_a_clients_own_searches_take_turns() -> None:
+    """One client's short analysis asked while its own long search (an AI game's move)
+    runs is not queued behind it: the two take turns, the short one ends after about
+    twice its length."""
+    async def body(pool: WorkerPool) -> float:
+        long = asyncio.ensure_future(_timed(pool, _spin(3.0), "me"))
+        await asyncio.sleep(0.3)
+        _, wall = await _timed(pool, _spin(0.3), "me")
+        long.cancel()
+        await asyncio.gather(long, return_exceptions=True)
+        return float(wall)
+
+    assert _with_pool(body) < 2 * 0.3 + 2 * SLICE + 0.3
