@@ -58,3 +58,10 @@ bench-baseline: $(STAMP)
 bench-peers: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[peers]'
 	$(BIN)/python -m benchmarks.peers --json benchmarks/peers.json
+
+# Issue 52's load test against a real `mombasa serve` (benchmarks/load/README.md), e.g.
+# make bench-load LOAD_ARGS="--scenario long --duration 30 --json load.json"
+LOAD_ARGS ?=
+.PHONY: bench-load
+bench-load: $(STAMP)
+	$(BIN)/python -m benchmarks.load.fair_share $(LOAD_ARGS)
