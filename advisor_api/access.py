@@ -8,6 +8,10 @@ JSON-only state changes.
   one, 403 with a token that is not this game's or (play mode) is another seat's. In
   live mode any of the game's tokens acts for every seat. Without a token a client gets
   the spectator view: what someone at the table who holds no seat sees.
+* **Owner token.** A play-mode game with no human seat (AI against AI) has no seat
+  token; its creation answers an owner token instead (kept as its SHA-256 too). It
+  stops, resumes and deletes the game (:func:`controller`: as any seat token does for
+  a game with seats) and reads the spectator's view; it acts for no seat (403).
 * **Takebacks.** In play mode a seat takes back only its own last submission (with the
   AI replies after it), never another human's, never across a reveal (a chance outcome
   dealt, or the plans / starting tiles turned face up), and only if the game allows
@@ -94,15 +98,25 @@ def check_seat(game: Game, seat: int | None) -> None:
 
 # -- whose token --------------------------------------------------------------------------
 
+def is_owner(game: Game, token: str | None) -> bool:
+    """Whether ``token`` is the game's owner token (a game with no human seat)."""
+    return (token is not None and game.owner is not None
+            and hmac.compare_digest(game.owner, token_hash(token)))
+
+
 def caller(game: Game, token: str | None) -> int | None:
     """The seat (1-based) whose token ``token`` is; None without a token. 403 for a token
-    of no seat of this game."""
+    of no seat of this game (the owner token included: it acts for no seat)."""
     if token is None or game.tokens is None:
         return None
     digest = token_hash(token)
     for seat, kept in game.tokens.items():
         if hmac.compare_digest(kept, digest):
             return seat
+    if is_owner(game, token):
+        raise Forbidden("this is the game's owner token: it stops, resumes and deletes "
+                        "the game and reads the spectator's view, it acts for no seat",
+                        field="token")
     raise Forbidden("this token is not one of this game's seat tokens", field="token")
 
 
@@ -112,6 +126,8 @@ def viewer(game: Game, token: str | None, seat: int | None) -> int | None:
     another seat's only in live mode (403 in play mode)."""
     if game.tokens is None:  # a game from before seat tokens: open to everyone
         return seat or game.perspective
+    if seat is None and is_owner(game, token):
+        return None  # the owner holds no seat: the spectator's view
     mine = caller(game, token)
     if mine is None:
         if seat is None:
@@ -153,6 +169,19 @@ def member(game: Game, token: str | None, what: str) -> int | None:
     if mine is None:
         raise Unauthorized(f"to {what}: {HOW}", field="token")
     return mine
+
+
+def controller(game: Game, token: str | None, what: str) -> int | None:
+    """Check that ``token`` may stop, resume or delete the game (``what``: "stop the
+    game"...): its owner token (a game with no human seat), or any of its seat tokens;
+    the token's seat (None: the owner, or a game from before seat tokens). 401 without a
+    token, 403 with another."""
+    if game.tokens is None or is_owner(game, token):
+        return None
+    if token is None and game.owner is not None:
+        raise Unauthorized(f"to {what}: send the header '{HEADER}' with the game's owner "
+                           "token (given when the game was created)", field="token")
+    return member(game, token, what)
 
 
 # -- what a spectator sees ----------------------------------------------------------------

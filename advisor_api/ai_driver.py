@@ -1,8 +1,12 @@
 """The AI seats of games in play mode: after every change, a background task per game
 moves its AI seats one after another (each move searched in the process pool, never on
 the event loop), until a person is to decide, a chance event is pending (the service
-deals it) or the game is over. A failed search plays a random move instead and says so
-in the game's ``ai.error``."""
+deals it), the game is over or its AI seats are stopped (``POST .../stop``). A failed
+search plays a random move instead and says so in the game's ``ai.error``. A move that
+meets the database locked past its busy budget (503 ``storage-busy`` for a person) is
+stored later: tried again after a growing pause for as long as the game stays as it
+was, ``ai.error`` saying so meanwhile; the game goes on by itself once the lock is
+released."""
 
 from __future__ import annotations
 
@@ -12,7 +16,7 @@ from dataclasses import dataclass
 
 import engine
 from advisor_api.bot_caps import bot_limit
-from advisor_api.errors import ApiError, Conflict
+from advisor_api.errors import ApiError, Conflict, StorageBusy
 from advisor_api.game_model import Game
 from advisor_api.game_moves import play
 from advisor_api.game_store import GameStore
@@ -22,6 +26,12 @@ from engine import Step
 from search.bots import RandomBot
 
 log = logging.getLogger("advisor_api.games")
+
+#: An AI move refused by a busy database is tried again after a pause (seconds) that
+#: starts at RETRY_FIRST and doubles up to RETRY_MAX; each try itself waits for the
+#: database at most MOMBASA_DB_BUSY_MS.
+RETRY_FIRST = 0.1
+RETRY_MAX = 2.0
 
 
 @dataclass(frozen=True)
@@ -62,11 +72,10 @@ class AiDriver:
                 if turn is None:
                     return
                 steps = await self._search(game, turn)
-                async with game.lock:
-                    if game.version != turn.version:
-                        continue  # the game changed meanwhile (an undo): think again
-                    await self._play(game, turn, steps)
-                await self.games.touch(game)
+                if await self._store_move(game, turn, steps):
+                    await self.games.touch(game)
+                # else the game changed meanwhile (an undo...): think again if an AI
+                # seat is still to move
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # keep the service up; the game says what went wrong
@@ -82,13 +91,55 @@ class AiDriver:
         task = {"kind": "bot", "spec": turn.spec, "seed": turn.seed,
                 "observation": engine.observation_to_json(turn.obs)}
         try:
+            # The game's client's work in the pool's fair share (its analyses' too).
             [move] = await self.pool.run([task], bot_limit(turn.spec, self.settings),
-                                         admit=False)
+                                         admit=False, client=game.client)
             return list(move.steps)
         except ApiError as exc:
             log.warning("game %s: AI %s failed: %s", game.id, turn.spec, exc.message)
             game.ai_error = f"{turn.spec}: {exc.message}; a random move was played"
             return list(RandomBot(turn.seed).choose(turn.obs).steps)
+
+    async def _store_move(self, game: Game, turn: _Turn, steps: list[Step]) -> bool:
+        """Play the searched move and store it; False (the move dropped) if the game
+        changed since its search started: an undo, a person's step at a simultaneous
+        decision, a stop or a deletion moved its version on.
+
+        The database locked past its busy budget (StorageBusy) is waited out: the move
+        is tried again after a pause (RETRY_FIRST doubling to RETRY_MAX), the game's
+        lock released meanwhile (views, undo, stop and delete go on), for as long as the
+        game stays as it was; ``ai.error`` says so until the move is stored. A failed
+        commit leaves the game as it was before the move (its records taken back out of
+        memory, nothing written), so each try plays the move afresh from the same
+        position: it is never applied twice."""
+        version, pause, tries = turn.version, RETRY_FIRST, 0
+        before, waiting, outcome = game.ai_error, None, "dropped"
+        try:
+            while True:
+                async with game.lock:
+                    if game.deleted or game.stopped or game.version != version:
+                        return False
+                    try:
+                        await self._play(game, turn, steps)
+                        outcome = "stored"
+                        return True
+                    except StorageBusy as exc:
+                        tries += 1
+                        version = game.version  # history as before; the version moved on
+                        waiting = (f"seat {turn.player + 1}'s move waits for the database "
+                                   f"(try {tries}, again in {pause:g} s): {exc.message}")
+                        game.ai_error = waiting
+                        game.notify()
+                        if tries == 1 or tries % 10 == 0:
+                            log.warning("game %s: %s", game.id, waiting)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, RETRY_MAX)
+        finally:
+            if waiting is not None:
+                log.info("game %s: seat %d's move %s after %d busy tries", game.id,
+                         turn.player + 1, outcome, tries)
+                if game.ai_error == waiting:  # (else an undo cleared it, or a new note)
+                    game.ai_error = before
 
     async def _play(self, game: Game, turn: _Turn, steps: list[Step]) -> None:
         """Apply and store the move (a random one instead if it is illegal); the
@@ -108,7 +159,7 @@ def ai_to_move(game: Game) -> int | None:
     """The AI seat to move next: the decider, or at a simultaneous decision any AI
     seat still deciding (AI seats plan without waiting for the humans)."""
     s = game.state
-    if s.is_over() or game.deleted:
+    if s.is_over() or game.deleted or game.stopped:
         return None
     return next((p for p in s.decision.deciders if game.is_ai(p)), None)
 

@@ -59,6 +59,16 @@ class Game:
         kept = params.get("tokens")  # seat -> SHA-256 of its token; None: open to all
         self.tokens: dict[int, str] | None = (
             None if kept is None else {int(k): str(v) for k, v in kept.items()})
+        # A game with no human seat (play mode): the SHA-256 of its owner token, which
+        # stops, resumes and deletes it (access.controller); None for the others.
+        owner = params.get("owner")
+        self.owner: str | None = None if owner is None else str(owner)
+        # Its AI seats stopped (POST .../stop, stored): they do not move, not even after
+        # a restart, until POST .../resume.
+        self.stopped: bool = bool(params.get("stopped", False))
+        # Whose work its AI moves are in the search pool's fair share: the client that
+        # created it (limits.CLIENT); "service" for a game loaded from the database.
+        self.client = "service"
         self.touched = time.time()  # last activity (epoch seconds)
         self.touch_saved = self.touched  # ... as the database has it
         self.deleted = False

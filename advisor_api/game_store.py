@@ -18,6 +18,7 @@ from advisor_api.bot_caps import check_bot, default_bot
 from advisor_api.catalogues import CatalogueLibrary, is_default
 from advisor_api.errors import InvalidInput, NotFound, StorageError
 from advisor_api.game_model import Game, Record
+from advisor_api.limits import CLIENT
 from advisor_api.settings import Settings
 from advisor_api.store import Row, Store
 from engine import IllegalStep, NotationError, State, Step
@@ -58,9 +59,12 @@ class GameStore:
     async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
                      mode: str, perspective: int | None = None,
                      catalogue: str | None = None, *, reproducible: bool = False,
-                     takebacks: bool | None = None) -> tuple[Game, dict[int, str]]:
-        """A new game, stored, and the tokens of its seats (seat -> token: every human
-        seat's, in live mode every seat's), which are never shown again."""
+                     takebacks: bool | None = None
+                     ) -> tuple[Game, dict[int, str], str | None]:
+        """A new game, stored, the tokens of its seats (seat -> token: every human
+        seat's, in live mode every seat's) and its owner token (a play-mode game with no
+        human seat, else None), which are never shown again. The game's AI moves count
+        as the work of the client creating it (:data:`advisor_api.limits.CLIENT`)."""
         if seed is not None and mode == "play" and not reproducible:
             raise InvalidInput("seed: a seed chosen by a client lets whoever knows it "
                                "predict every card the service deals; send "
@@ -70,7 +74,11 @@ class GameStore:
         _check_perspective(perspective, clean, mode)
         tokens = {i + 1: access.new_token() for i, st in enumerate(clean)
                   if mode == "live" or st["kind"] == "human"}
+        # Nobody holds a seat of an AI-only game: its owner token stops and deletes it.
+        owner = access.new_token() if not tokens else None
         params = _new_params(clean, seed, variable, mode, reproducible, takebacks, tokens)
+        if owner is not None:
+            params["owner"] = access.token_hash(owner)
         if perspective is not None:
             params["perspective"] = perspective
         cat, ref = self._catalogue_for_new_game(catalogue)
@@ -78,12 +86,13 @@ class GameStore:
             params["catalogue"] = ref  # its content (sha256), whatever the name becomes
         gid = secrets.token_hex(8)
         game = Game(gid, params, cat)
+        game.client = CLIENT.get()
         rows = deal(game)
         # One transaction (a 503 storage-busy leaves no game behind), off the event loop.
         await self.store.off_loop(self.store.create, gid, params, rows)
         game.touched = game.touch_saved = self.clock()
         self._remember(game)
-        return game, tokens
+        return game, tokens, owner
 
     def _clean_seats(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The seats as stored: AI seats with a checked bot spec (the default if none),
@@ -206,6 +215,30 @@ class GameStore:
             return task
 
         return await to_the_end(cut())
+
+    async def set_stopped(self, game: Game, stopped: bool) -> asyncio.Task[None] | None:
+        """Stop (or resume) the game's AI seats: stored, then in memory (the caller
+        holds nothing; 503 storage-busy changes nothing, 404 for a game deleted
+        meanwhile). On a stop, the AI task that was running, no longer the game's (the
+        caller cancels it): taken under the game's lock, so no AI move is stored after
+        the stop."""
+        async with game.lock:
+            if game.deleted:
+                raise NotFound(f"no game {game.id!r} (deleted)", field="id")
+
+            async def write() -> asyncio.Task[None] | None:
+                if game.stopped != stopped:
+                    if not await self.store.off_loop(self.store.set_stopped, game.id,
+                                                     stopped):
+                        raise NotFound(f"no game {game.id!r} (deleted)", field="id")
+                    game.stopped = stopped
+                    game.notify()
+                if not stopped:
+                    return None
+                task, game.ai_task = game.ai_task, None
+                return task
+
+            return await to_the_end(write())
 
     # -- activity, deletion, expiry ------------------------------------------------------
     async def touch(self, game: Game) -> None:

@@ -61,6 +61,7 @@ def view(game: Game, seat: int | None) -> dict[str, Any]:
         "over": over,
         "winners": [w + 1 for w in engine.winners(s)] if over else None,
         "ai": {"thinking": game.ai_task is not None, "error": game.ai_error},
+        "stopped": game.stopped,
         "steps": len(game.history),
     }
 

@@ -19,7 +19,8 @@ Secrets (:mod:`advisor_api.access`): in play mode the cards are dealt from a see
 clients never see (``secrets.randbits``; shown in the views once the game is over, for
 replay) unless the game was created ``reproducible`` with a seed of the client's; every
 human seat (live mode: every seat) has a token that its view, steps, analysis and undo
-need; without one a client sees the spectator's view. Games idle for
+need; without one a client sees the spectator's view. A play-mode game with no human
+seat has an owner token instead, which stops, resumes and deletes it. Games idle for
 ``MOMBASA_GAME_TTL_HOURS`` are deleted (on access, and by a sweep every few minutes).
 
 :class:`GameService` is what the routes use; the work is done by one module per idea:
@@ -42,6 +43,7 @@ from typing import Any
 from advisor_api import access, game_moves, game_views
 from advisor_api.ai_driver import AiDriver
 from advisor_api.catalogues import CatalogueLibrary
+from advisor_api.errors import Conflict
 from advisor_api.game_model import Game
 from advisor_api.game_store import GameStore
 from advisor_api.pool import WorkerPool
@@ -90,14 +92,16 @@ class GameService:
     async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
                      mode: str, perspective: int | None = None,
                      catalogue: str | None = None, *, reproducible: bool = False,
-                     takebacks: bool | None = None) -> tuple[Game, dict[int, str]]:
-        """A new game and the tokens of its seats (seat -> token: every human seat's,
-        in live mode every seat's), which are never shown again."""
-        game, tokens = await self.kept.create(
+                     takebacks: bool | None = None
+                     ) -> tuple[Game, dict[int, str], str | None]:
+        """A new game, the tokens of its seats (seat -> token: every human seat's, in
+        live mode every seat's) and its owner token (a play-mode game with no human
+        seat; else None), which are never shown again."""
+        game, tokens, owner = await self.kept.create(
             seats, seed, variable, mode, perspective, catalogue,
             reproducible=reproducible, takebacks=takebacks)
         self.ai.kick(game)
-        return game, tokens
+        return game, tokens, owner
 
     async def get(self, gid: str) -> Game:
         """The game (loaded from the database if needed), 404 if unknown."""
@@ -133,6 +137,30 @@ class GameService:
             task = await self.kept.take_back(game, start)
         if task is not None:
             task.cancel()  # its move, if it still comes, is for a position that is gone
+        self.ai.kick(game)
+
+    async def stop(self, game: Game) -> None:
+        """Stop the game's AI seats (stored: a restart does not resume them): the
+        running AI move, if any, is cancelled (its search stopped in the pool) and none
+        is stored after this returns. 409 in live mode (AI seats never move there) and
+        for a game over; stopping a stopped game changes nothing."""
+        if game.mode != "play":
+            raise Conflict("this game is in live mode: its AI seats only suggest, there "
+                           "is nothing to stop", field="id")
+        if game.state.is_over() and not game.stopped:
+            raise Conflict("the game is over: its AI seats have nothing left to do",
+                           field="id")
+        task = await self.kept.set_stopped(game, True)
+        if task is not None:
+            task.cancel()
+
+    async def resume(self, game: Game) -> None:
+        """Let a stopped game's AI seats move again (stored); they go on at once if one
+        is to move. 409 in live mode; resuming a game not stopped changes nothing."""
+        if game.mode != "play":
+            raise Conflict("this game is in live mode: its AI seats only suggest, there "
+                           "is nothing to resume", field="id")
+        await self.kept.set_stopped(game, False)
         self.ai.kick(game)
 
     async def wait(self, game: Game, seconds: float) -> None:

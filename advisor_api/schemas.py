@@ -274,6 +274,8 @@ class GameView(_Answer):
     over: bool
     winners: list[int] | None
     ai: AiStatus
+    stopped: bool = Field(description="the AI seats are stopped (POST .../stop): they do "
+                          "not move, not even after a restart, until POST .../resume")
     steps: int
 
 
@@ -283,6 +285,14 @@ class CreatedGame(GameView):
                                    "(live mode: every seat). Only in this answer")
     links: dict[str, str] = Field(description="the web page for each seat of tokens "
                                   "(its token in the link) and for \"spectator\"")
+    owner_token: str | None = Field(
+        None, description="a play-mode game with no human seat (null for the others): "
+        "the secret token that stops, resumes and deletes it ('Authorization: Bearer "
+        "<token>'). Only in this answer")
+
+
+class StopRequest(_Request):
+    """The body of POST .../stop and .../resume: optional, and if given empty."""
 
 
 class GameDeleted(_Answer):

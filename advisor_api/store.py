@@ -194,6 +194,16 @@ class Store:
         self._write(lambda db: db.execute("DELETE FROM steps WHERE game = ? AND idx >= ?",
                                           (game, start)))
 
+    def set_stopped(self, game: str, stopped: bool) -> bool:
+        """Store whether a game's AI seats are stopped, as ``stopped`` in its parameters
+        (read back by :meth:`load`: a database from before this has no such key, and its
+        games read as not stopped). False if there is no such game."""
+        def write(db: sqlite3.Connection) -> bool:
+            cur = db.execute("UPDATE games SET params = json_set(params, '$.stopped', "
+                             "json(?)) WHERE id = ?", (json.dumps(bool(stopped)), game))
+            return cur.rowcount > 0
+        return self._write(write)
+
     def load(self, game: str) -> tuple[dict[str, Any], list[Row]] | None:
         """Parameters and steps of a game, None if unknown."""
         def read(db: sqlite3.Connection) -> tuple[dict[str, Any], list[Row]] | None:

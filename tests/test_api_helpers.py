@@ -105,6 +105,14 @@ def remember(game: dict[str, Any]) -> dict[str, Any]:
     return game
 
 
+def new_game(api: Any, seats: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
+    """Create a game through ``api`` (201 expected, else the test fails with the answer);
+    its creation answer, with the seat tokens remembered for :func:`auth`."""
+    r = api.post("/v1/games", json={"seats": seats, **kw})
+    assert r.status_code == 201, r.text
+    return remember(r.json())
+
+
 def auth(gid: str, seat: int | None = None) -> dict[str, str]:
     """The ``Authorization`` header of ``seat``'s token in game ``gid`` (remembered at
     creation); a seat without a token of its own (live mode: any token acts for every

@@ -53,7 +53,8 @@ def test_every_operation_is_covered() -> None:
         ("POST", "/v1/games/{game_id}/chance"), ("POST", "/v1/games/{game_id}/undo"),
         ("GET", "/v1/games/{game_id}/analysis"), ("GET", "/v1/games/{game_id}/score"),
         ("GET", "/v1/games/{game_id}/catalogue"), ("GET", "/v1/games/{game_id}/events"),
-        ("DELETE", "/v1/games/{game_id}"),
+        ("DELETE", "/v1/games/{game_id}"), ("POST", "/v1/games/{game_id}/stop"),
+        ("POST", "/v1/games/{game_id}/resume"),
         ("POST", "/v1/catalogues/check"), ("POST", "/v1/catalogues"), ("GET", "/v1/catalogues"),
         ("GET", "/v1/catalogues/{name}"), ("DELETE", "/v1/catalogues/{name}"),
     }

@@ -23,7 +23,7 @@ from fastapi.testclient import TestClient
 
 import engine
 from advisor_api.app import create_app
-from tests.test_api_helpers import auth, client, remember, small_settings
+from tests.test_api_helpers import auth, client, new_game, small_settings
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 RANDOM_AI = [{"kind": "human"}, {"kind": "ai", "bot": "random"}]
@@ -36,10 +36,7 @@ def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
         yield c
 
 
-def _new(api: TestClient, seats: list[dict[str, Any]], **kw: Any) -> dict[str, Any]:
-    r = api.post("/v1/games", json={"seats": seats, **kw})
-    assert r.status_code == 201, r.text
-    return remember(r.json())
+_new = new_game
 
 
 def _view(api: TestClient, gid: str, seat: int | None, wait: float = 10) -> dict[str, Any]:

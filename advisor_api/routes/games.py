@@ -26,6 +26,7 @@ from advisor_api.schemas import (
     OptionalSeatQuery,
     ScoreView,
     StepRequest,
+    StopRequest,
     UndoRequest,
     errors,
 )
@@ -50,10 +51,11 @@ async def create_game(req: CreateGame, svc: ServiceDep) -> dict[str, Any]:
     (``play``: the service deals chance and AI seats move; ``live``: mirror a table).
     Answers the view of the perspective seat ("I am seat N"; default the first human
     seat, seat 1 if none) with ``tokens``, the secret token of every human seat (live
-    mode: of every seat), and ``links`` to the page for each; they are never shown
-    again. 429 over the client's games per minute or AI games."""
+    mode: of every seat), and ``links`` to the page for each; a game with no human seat
+    (play mode) has ``owner_token`` instead, which stops, resumes and deletes it. They
+    are never shown again. 429 over the client's games per minute or AI games."""
     ai = _check_new_game(svc, req)
-    game, tokens = await svc.games.create(
+    game, tokens, owner = await svc.games.create(
         [s.model_dump() for s in req.seats], req.seed, req.variable, req.mode,
         req.perspective, req.catalogue, reproducible=req.reproducible,
         takebacks=req.takebacks)
@@ -61,7 +63,8 @@ async def create_game(req: CreateGame, svc: ServiceDep) -> dict[str, Any]:
     links = {str(k): f"/#game={game.id}&seat={k}&token={tok}" for k, tok in tokens.items()}
     links["spectator"] = f"/#game={game.id}"
     return {**svc.games.view(game, game.perspective),
-            "tokens": {str(k): tok for k, tok in tokens.items()}, "links": links}
+            "tokens": {str(k): tok for k, tok in tokens.items()}, "links": links,
+            "owner_token": owner}
 
 
 @router.get("/v1/games/{game_id}", response_model=GameView,
@@ -214,13 +217,42 @@ async def game_catalogue(game_id: str, svc: ServiceDep) -> dict[str, Any]:
             "sha256": ref.get("sha256")}
 
 
+@router.post("/v1/games/{game_id}/stop", response_model=GameView,
+             responses=errors(401, 403, 404, 409, 413, 415, 422, 503))
+async def stop_game(game_id: str, token: access.SeatToken, svc: ServiceDep,
+                    req: StopRequest | None = None) -> dict[str, Any]:
+    """Stop the game's AI seats (play mode; the owner token of a game with no human
+    seat, else any seat token of the game): the AI move being searched is cancelled and
+    none is stored from then on; stored, so a restart does not resume them either.
+    Nothing else changes (people may still take their own decisions). Answers the
+    token's view with ``stopped: true``; again on a stopped game: the same answer. 409
+    in live mode or when the game is over."""
+    game = await svc.games.get(game_id)
+    seat = access.controller(game, token, "stop the game")
+    await svc.games.stop(game)
+    return svc.games.view(game, seat)
+
+
+@router.post("/v1/games/{game_id}/resume", response_model=GameView,
+             responses=errors(401, 403, 404, 409, 413, 415, 422, 503))
+async def resume_game(game_id: str, token: access.SeatToken, svc: ServiceDep,
+                      req: StopRequest | None = None) -> dict[str, Any]:
+    """Let a stopped game's AI seats move again (the tokens of ``stop``): an AI seat to
+    move goes on at once. Answers the token's view with ``stopped: false``; on a game
+    not stopped: the same answer, nothing changed. 409 in live mode."""
+    game = await svc.games.get(game_id)
+    seat = access.controller(game, token, "resume the game")
+    await svc.games.resume(game)
+    return svc.games.view(game, seat)
+
+
 @router.delete("/v1/games/{game_id}", response_model=GameDeleted,
                responses=errors(401, 403, 404, 503))
 async def delete_game(game_id: str, token: access.SeatToken,
                       svc: ServiceDep) -> dict[str, Any]:
-    """Delete a game (any seat token of the game): its AI seats stop, its steps are
-    removed; 404 from then on."""
+    """Delete a game (any seat token of the game; the owner token of a game with no
+    human seat): its AI seats stop, its steps are removed; 404 from then on."""
     game = await svc.games.get(game_id)
-    access.member(game, token, "delete the game")
+    access.controller(game, token, "delete the game")
     await svc.games.delete(game)
     return {"id": game.id, "deleted": True}
