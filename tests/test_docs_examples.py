@@ -91,6 +91,9 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     ".venv/bin/pytest tests/test_solvers.py -m slow -o addopts='' -s": (
         "the slow run of the solver checks (minutes; pytest -m slow)",
         "tests/test_solvers.py::test_expansion_is_deterministic"),
+    "python -m benchmarks.load.fair_share --scenario all --duration 60": (
+        "the load test, three scenarios of a minute each against their own service",
+        "tests/test_load_harness.py::test_the_long_scenario_reports_the_victims_figures"),
     "scripts/ensure-chromium.sh": ("installs a system package (make test runs it)",
                                    "tests/test_web_layout.py"),
     "scripts/ensure-axe.sh": ("installs axe-core with npm (make test runs it)",

@@ -203,3 +203,67 @@ def test_a_clients_own_searches_take_turns() -> None:
         return float(wall)
 
     assert _with_pool(body) < 2 * 0.3 + 2 * SLICE + 0.3
+
+
+# -- through the service: a game's AI move stopped, deleted or undone ---------------------
+
+def _open_sessions(c: Any) -> int:
+    return sum(p["sessions"] for p in c.get("/v1/health").json()["processes"])
+
+
+def _thinking_game(c: Any, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """A new game whose AI seat is searching a 10 s move (one session open)."""
+    from tests.test_admission import _until
+
+    created: dict[str, Any] = c.post("/v1/games", json={"seats": seats}).json()
+    _until(lambda: _open_sessions(c) == 1)
+    time.sleep(0.5)  # well into its search
+    return created
+
+
+@pytest.mark.parametrize("how", ["stop", "delete"])
+def test_a_stopped_or_deleted_games_ai_frees_its_process_within_half_a_second(
+        tmp_path: Any, how: str) -> None:
+    """An AI-only game's 10 s move: the owner's stop or delete ends its search, and the
+    process holds no session of it, within 0.5 s of the answer."""
+    from tests.test_admission import service
+
+    ai = {"kind": "ai", "bot": "mcts:time=10"}
+    with service(tmp_path, workers=1, max_bot_time=10.0, max_time=10.0) as (c, _):
+        game = _thinking_game(c, [ai, ai])
+        owner = {"Authorization": f"Bearer {game['owner_token']}"}
+        if how == "stop":
+            r = c.post(f"/v1/games/{game['id']}/stop", json={}, headers=owner)
+        else:
+            r = c.delete(f"/v1/games/{game['id']}", headers=owner)
+        t0 = time.perf_counter()
+        assert r.status_code == 200, r.text
+        while _open_sessions(c):
+            assert time.perf_counter() - t0 < 0.5, "the AI's search still holds its process"
+            time.sleep(0.01)
+
+
+def test_an_undo_stops_the_ai_search_within_half_a_second(tmp_path: Any) -> None:
+    """A human's takeback while the AI thinks about its reply (a 10 s move): the search
+    for the position that is gone ends, and its process holds no session, within 0.5 s
+    (the human is to decide again: the AI does not think meanwhile)."""
+    from tests.test_admission import _until, service
+
+    with service(tmp_path, workers=1, max_bot_time=10.0, max_time=10.0) as (c, _):
+        created = c.post("/v1/games", json={"seats": [
+            {"kind": "human"}, {"kind": "ai", "bot": "mcts:time=10"}]}).json()
+        gid = created["id"]
+        auth = {"Authorization": f"Bearer {created['tokens']['1']}"}
+        view = c.get(f"/v1/games/{gid}?seat=1", headers=auth).json()
+        assert c.post(f"/v1/games/{gid}/steps", json={"seat": 1, "step": view["legal"][0]["text"]},
+                      headers=auth).status_code == 200
+        _until(lambda: _open_sessions(c) == 1)
+        time.sleep(0.5)
+        r = c.post(f"/v1/games/{gid}/undo", json={"seat": 1}, headers=auth)
+        t0 = time.perf_counter()
+        assert r.status_code == 200, r.text
+        assert r.json()["decision"]["seat"] == 1  # the human decides again
+        while _open_sessions(c):
+            assert time.perf_counter() - t0 < 0.5, "the undone search still holds its process"
+            time.sleep(0.01)
+        assert c.get("/v1/health").json()["stats"]["cancelled"] == 1
