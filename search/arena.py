@@ -25,8 +25,8 @@ from search.value_model import model_fingerprint
 
 
 @dataclass
-class GameRecord:
-    """One finished game: which spec sat where and how it went."""
+class GameResult:
+    """One finished game of a series: which spec sat where and how it went (the result; the steps are in an engine.GameRecord)."""
 
     index: int
     seed: int
@@ -44,7 +44,7 @@ class GameRecord:
     merchants: list[int]  # diamond merchant actions per seat
 
 
-def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -> GameRecord:
+def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -> GameResult:
     """Game ``index`` of a series: seats rotated by ``index`` so that every spec plays
     every seat equally over ``len(specs)`` consecutive games."""
     n = len(specs)
@@ -71,7 +71,7 @@ def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -
             merchants[d.player] += step.kind == "merchant"
         s = apply_move(s, move)
     scores = score(s)
-    return GameRecord(
+    return GameResult(
         index=index, seed=game_seed, seats=seats, entrants=entrants,
         totals=[sc.total for sc in scores], cash=[sc.cash for sc in scores],
         companies=[sum(sc.companies) for sc in scores],
@@ -164,7 +164,7 @@ class ArenaReport:
     report says which variant it measured."""
 
     specs: list[str]
-    games: list[GameRecord]
+    games: list[GameResult]
     bots: dict[str, BotStats]
     elapsed: float
     played_with: dict[str, str] = field(default_factory=series_fingerprints)
@@ -182,7 +182,7 @@ def labels(specs: list[str]) -> list[str]:
     return out
 
 
-def summarise(specs: list[str], records: list[GameRecord], elapsed: float) -> ArenaReport:
+def summarise(specs: list[str], records: list[GameResult], elapsed: float) -> ArenaReport:
     names = labels(specs)
     bots = {name: BotStats(name) for name in names}
     for rec in sorted(records, key=lambda r: r.index):
@@ -207,14 +207,14 @@ def summarise(specs: list[str], records: list[GameRecord], elapsed: float) -> Ar
     return ArenaReport(specs, sorted(records, key=lambda r: r.index), bots, elapsed)
 
 
-def _play_job(args: tuple[list[str], int, int, bool]) -> GameRecord:
+def _play_job(args: tuple[list[str], int, int, bool]) -> GameResult:
     specs, index, seed, variable = args
     return play_game(specs, index, seed, variable)
 
 
 def iter_games(specs: list[str], games: int, seed: int, jobs: int = 1,
                variable: bool = False,
-               indices: Iterable[int] | None = None) -> Iterator[GameRecord]:
+               indices: Iterable[int] | None = None) -> Iterator[GameResult]:
     """Play the games (``indices``, by default all ``games``; in ``jobs`` processes),
     yielding each record as soon as its game finishes (not in index order)."""
     jobs_args = [(specs, i, seed, variable)
@@ -231,7 +231,7 @@ def iter_games(specs: list[str], games: int, seed: int, jobs: int = 1,
 
 
 JOURNAL_FORMAT = "mombasa-arena-journal/1"
-_RECORD_FIELDS = tuple(f.name for f in fields(GameRecord))
+_RECORD_FIELDS = tuple(f.name for f in fields(GameResult))
 
 
 class Journal:
@@ -256,7 +256,7 @@ class Journal:
         self.header = {"format": JOURNAL_FORMAT, "players": list(specs), "seed": seed,
                        "variable": variable, **series_fingerprints()}
 
-    def load(self) -> dict[int, GameRecord]:
+    def load(self) -> dict[int, GameResult]:
         """The games already played, by index (empty for a new journal). Raises
         ``ValueError`` naming the file and line if it belongs to another series or a
         line (other than a cut-off last one) is not a game record."""
@@ -264,7 +264,7 @@ class Journal:
             return {}
         return read_journal(self.path, expect=self.header)[1]
 
-    def start(self, kept: dict[int, GameRecord]) -> None:
+    def start(self, kept: dict[int, GameResult]) -> None:
         """Rewrite the file as its header and the ``kept`` games (drops a cut-off line)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with self.path.open("w", encoding="utf-8") as fh:
@@ -274,7 +274,7 @@ class Journal:
             fh.flush()
             os.fsync(fh.fileno())
 
-    def append(self, rec: GameRecord) -> None:
+    def append(self, rec: GameResult) -> None:
         with self.path.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(asdict(rec)) + "\n")
             fh.flush()
@@ -282,7 +282,7 @@ class Journal:
 
 
 def read_journal(path: Path, expect: dict[str, object] | None = None
-                 ) -> tuple[object, dict[int, GameRecord]]:
+                 ) -> tuple[object, dict[int, GameResult]]:
     """A journal file's header and its games by index (a cut-off last line dropped).
     With ``expect``, a file whose header differs is refused before its games are read.
     Raises ``ValueError`` naming the file and line of a line that is not a game record.
@@ -301,13 +301,13 @@ def read_journal(path: Path, expect: dict[str, object] | None = None
             f"journal {path}: it holds another series "
             f"({_describe(header)}), not {_describe(expect)}; "
             f"give a new file or the series' own settings")
-    out: dict[int, GameRecord] = {}
+    out: dict[int, GameResult] = {}
     for number, line in enumerate(lines[1:], start=2):
         try:
             data = json.loads(line)
             if not isinstance(data, dict) or set(data) != set(_RECORD_FIELDS):
                 raise ValueError("not a game record")
-            rec = GameRecord(**data)
+            rec = GameResult(**data)
         except (ValueError, TypeError) as exc:
             if number == len(lines):  # the last line, cut short by a stop: replay it
                 break
@@ -328,7 +328,7 @@ def _describe(header: object) -> str:
 
 def run_arena(specs: list[str], games: int, seed: int = 0, jobs: int = 1,
               variable: bool = False,
-              on_game: Callable[[GameRecord], None] | None = None,
+              on_game: Callable[[GameResult], None] | None = None,
               journal: Path | None = None) -> ArenaReport:
     """Play ``games`` games between the bot specs (one seat each, 2-4 specs).
 
@@ -341,7 +341,7 @@ def run_arena(specs: list[str], games: int, seed: int = 0, jobs: int = 1,
     for spec in specs:
         make_bot(spec)  # fail early on a bad spec
     book = Journal(journal, specs, seed, variable) if journal is not None else None
-    kept: dict[int, GameRecord] = {}
+    kept: dict[int, GameResult] = {}
     if book is not None:
         kept = book.load()
         book.start(kept)

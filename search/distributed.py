@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import Any
 
 from engine import Observation
-from search.arena import ArenaReport, GameRecord, play_game, summarise
+from search.arena import ArenaReport, GameResult, play_game, summarise
 from search.bot_specs import SETTINGS_ENV
 from search.dataset import Dataset
 from search.extras import MissingExtra, require
@@ -95,7 +95,7 @@ def _task_options() -> dict[str, Any]:
 
 def run_arena_ray(specs: list[str], games: int, seed: int = 0, variable: bool = False,
                   address: str | None = "auto",
-                  on_game: Callable[[GameRecord], None] | None = None) -> ArenaReport:
+                  on_game: Callable[[GameResult], None] | None = None) -> ArenaReport:
     """:func:`search.arena.run_arena` with every game a Ray task."""
     ray = _ray()
     connect(address)

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from advisor_api.cli import app
 from engine import default_catalogue, load_catalogue
-from search.arena import GameRecord, Journal, run_arena
+from search.arena import GameResult, Journal, run_arena
 from search.value_model import model_fingerprint
 from tests.service_process import command
 
@@ -26,7 +26,7 @@ SPECS = ["random", "policy"]
 runner = CliRunner()
 
 
-def _played(records: list[GameRecord]) -> list[dict[str, object]]:
+def _played(records: list[GameResult]) -> list[dict[str, object]]:
     """The records without the thinking times (wall clock, never equal twice)."""
     return [{k: v for k, v in asdict(r).items() if k != "think"} for r in records]
 
