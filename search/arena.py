@@ -26,7 +26,8 @@ from search.value_model import model_fingerprint
 
 @dataclass
 class GameResult:
-    """One finished game of a series: which spec sat where and how it went (the result; the steps are in an engine.GameRecord)."""
+    """One finished game of a series: which spec sat where and how it went (its
+    result; the steps themselves make an ``engine.GameRecord``)."""
 
     index: int
     seed: int
