@@ -7,6 +7,7 @@ from __future__ import annotations
 from advisor_api.errors import InvalidInput
 from advisor_api.settings import Settings
 from search.bot_specs import make_bot, parse_spec
+from search.levels import level
 
 
 def default_bot(settings: Settings) -> str:
@@ -32,6 +33,10 @@ def check_bot(spec: str, settings: Settings, field: str) -> str:
         if "time" in opts and float(opts["time"]) > settings.max_bot_time:
             raise ValueError(f"time: at most {settings.max_bot_time:g} s per move "
                              "(MOMBASA_MAX_BOT_TIME)")
+        budget = level(int(opts["level"])).iterations if name == "level" else None
+        if budget is not None and budget > settings.max_bot_iterations:
+            raise ValueError(f"level {opts['level']} searches {budget} iterations: at most "
+                             f"{settings.max_bot_iterations} (MOMBASA_MAX_BOT_ITERATIONS)")
         for key in ("iterations", "sims"):
             if key in opts and int(opts[key]) > settings.max_bot_iterations:
                 raise ValueError(f"{key}: at most {settings.max_bot_iterations} "

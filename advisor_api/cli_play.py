@@ -38,7 +38,8 @@ SUGGESTION = re.compile(r"s(\d+)", re.IGNORECASE)
 def play(
     players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
     ai: Annotated[str, typer.Option(help="Bot spec of the AI seats (one for all, or one "
-                                         "per AI seat, comma separated).")]
+                                         "per AI seat, comma separated); a playing "
+                                         "level: level=N (1 beginner .. 8 full search).")]
     = "mcts:time=0.5",
     seed: Annotated[int | None, typer.Option(min=0, help="Game seed (default: random).")]
     = None,
@@ -54,7 +55,7 @@ def play(
     if seat > players:
         raise typer.BadParameter(f"seat {seat} in a {players}-player game",
                                  param_hint="--seat")
-    specs = split_players(ai)
+    specs = split_players(level_alias(ai))
     n_ai = players - 1
     if len(specs) == 1:
         specs = specs * n_ai
@@ -102,6 +103,15 @@ def play(
         s = nxt
     console.print(_score_table(s))
     console.print("Winner(s): " + ", ".join(f"P{w + 1}" for w in engine.winners(s)))
+
+
+def level_alias(text: str) -> str:
+    """``--ai level=N`` is the bot spec ``level:N`` (a playing level, search.levels).
+
+    >>> level_alias("level=3"), level_alias("mcts:time=1,level=8")
+    ('level:3', 'mcts:time=1,level:8')
+    """
+    return re.sub(r"(^|,)\s*level\s*=", r"\1level:", text)
 
 
 def _show_board(s: engine.State, me: int, console: Console) -> None:

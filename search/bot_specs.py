@@ -10,6 +10,7 @@ from typing import Any
 from search.bots import Bot, GreedyBot, MCTSBot, PolicyBot, RandomBot
 from search.evaluator import EVALUATORS, Weights
 from search.extras import MissingExtra
+from search.levels import LEVEL_NUMBERS, make_level
 from search.mcts import (
     BOUNDS,
     HORIZONS,
@@ -47,6 +48,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     name, _, rest = spec.partition(":")
     if not name.strip():
         raise ValueError(f"bot spec {spec!r}: expected a bot name before the settings")
+    if name.strip() == "level" and "=" not in rest.partition(",")[0]:
+        rest = "level=" + rest  # level:N is level:level=N (search.levels)
     opts: dict[str, str] = {}
     if rest:
         for part in rest.split(","):
@@ -178,7 +181,7 @@ def make_bot(spec: str, seed: int = 0, pacer: Pacer = REAL_TIME) -> Bot:
     """Build a bot from its spec string (``pacer``: the pace of an ``mcts`` bot's
     searches, :mod:`search.pacing`; the other bots think briefly and are not paced).
 
-    ``random``; ``policy``; ``greedy[:samples=N]``;
+    ``level:N`` (N 1..8, :mod:`search.levels`); ``random``; ``policy``; ``greedy[:samples=N]``;
     ``bookkeeper``, ``diamonds``, ``shares`` ``[:eval=learned|hand][,strength=X]``
     (route specialists, :mod:`search.specialists`);
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
@@ -199,7 +202,7 @@ def make_bot(spec: str, seed: int = 0, pacer: Pacer = REAL_TIME) -> Bot:
     name, opts = parse_spec(spec)
     allowed = {"random": set(), "policy": set(), "greedy": {"samples", "eval"},
                "bookkeeper": {"eval", "strength"}, "diamonds": {"eval", "strength"},
-               "shares": {"eval", "strength"},
+               "shares": {"eval", "strength"}, "level": {"level"},
                "mcts": {*_MCTS_KNOBS, *WEIGHT_NAMES},
                "openspiel-mcts": {"time", "sims"}, "openspiel-ismcts": {"time", "sims"}}
     if name not in allowed:
@@ -211,6 +214,9 @@ def make_bot(spec: str, seed: int = 0, pacer: Pacer = REAL_TIME) -> Bot:
     try:
         if "eval" in opts:
             _choice("eval", opts["eval"])
+        if name == "level":
+            return make_level(int(_number("level", opts.get("level", ""), LEVEL_NUMBERS)),
+                              seed, pacer)
         if name == "random":
             return RandomBot(seed)
         if name == "policy":

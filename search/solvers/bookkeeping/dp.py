@@ -55,6 +55,8 @@ class _Track:
         self.memo = memo
         a_place, size = self.a_place, self.size
         value, _ = self._rec(0, 0, -1)
+        if value <= _NEG:  # no arrangement places every book: no choices to follow
+            return value, []
         # Follow the choices: tops, then where every other book goes.
         where = [-1] * m
         i, used, max_a = 0, 0, -1
