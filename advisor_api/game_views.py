@@ -13,7 +13,6 @@ from advisor_api.errors import InvalidInput
 from advisor_api.game_model import Game
 from engine import State, Step
 
-HIDDEN_KINDS = frozenset({"plan", "tile"})  # steps others see only after the reveal
 PHASES = ("setup", "planning", "actions", "over")
 
 
@@ -94,24 +93,16 @@ def event(game: Game) -> dict[str, Any]:
 
 def history(game: Game, me: int) -> list[dict[str, Any]]:
     """Every step; another player's plan / tile steps read ``null`` until the reveal
-    that made them public, and the starting tiles dealt to others stay ``null``."""
+    that made them public, and the starting tiles dealt to others stay ``null``
+    (``engine.hidden_steps``)."""
     cat = game.state.cat
-    out: list[dict[str, Any]] = []
-    revealed_later = False
-    for i in range(len(game.history) - 1, -1, -1):
-        rec = game.history[i]
-        if game.states[i + 1].revealed:
-            revealed_later = True
-        hidden = ((not revealed_later and rec.step.kind in HIDDEN_KINDS
-                   and rec.player != me)
-                  # tiles dealt to others: the unchosen ones go back unseen
-                  or (rec.step.kind == "deal-tile" and rec.step.a != me))
-        out.append({"index": i, "player": player_name(rec.player),
-                    "step": None if hidden else rec.step.text(cat), "source": rec.source,
-                    "round": game.states[i].round,
-                    "context": None if hidden else step_context(rec.step, game.states[i])})
-    out.reverse()
-    return out
+    hidden = engine.hidden_steps([(rec.player, rec.step) for rec in game.history],
+                                 game.states, me)
+    return [{"index": i, "player": player_name(rec.player),
+             "step": None if h else rec.step.text(cat), "source": rec.source,
+             "round": game.states[i].round,
+             "context": None if h else step_context(rec.step, game.states[i])}
+            for i, (rec, h) in enumerate(zip(game.history, hidden, strict=True))]
 
 
 def step_context(step: Step, before: State) -> dict[str, str] | None:

@@ -28,6 +28,7 @@ from engine.invariants import check_invariants
 from engine.moves import apply_move, group_moves
 from engine.observation import Observation, determinize, observe
 from engine.primitives import HIDDEN, bits
+from engine.record import GameRecord, RecordError, Seat, hidden_steps
 from engine.rules import ROUNDS, IllegalStep
 from engine.scoring import Score, score, winners
 from engine.serialize import (
@@ -58,4 +59,6 @@ __all__ = [
     # saved states and checks
     "StateFormatError", "state_to_json", "state_from_json", "observation_to_json",
     "observation_from_json", "check_invariants",
+    # game records (format mombasa-game/1) and what a seat may see of a game
+    "GameRecord", "Seat", "RecordError", "hidden_steps",
 ]
