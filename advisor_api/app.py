@@ -31,7 +31,7 @@ import engine
 from advisor_api import access, docs_pages, guards, http_errors, web
 from advisor_api.body_limit import BodyLimit
 from advisor_api.limits import ClientContext
-from advisor_api.routes import analysis, catalogues, events, games, health
+from advisor_api.routes import analysis, catalogues, events, games, health, levels
 from advisor_api.service import Service, end_streams_on_stop
 from advisor_api.settings import Settings
 from advisor_api.version import VERSION
@@ -94,7 +94,7 @@ def create_app(db_path: str | None = None, settings: Settings | None = None, *,
 
     web.install(app)  # the web page at /, its files at /static, GET /v1/catalogue
     docs_pages.install(app)  # /docs and /redoc with local assets (no CDN)
-    for area in (health, analysis, games, events, catalogues):
+    for area in (health, analysis, games, events, catalogues, levels):
         access.document_json_only(area.router)  # 415 on every POST
         app.include_router(area.router)
     return app

@@ -359,3 +359,22 @@ class CatalogueDeleted(_Answer):
     name: str
     deleted: bool
     games: int = Field(description="games that still play with its content (kept for them)")
+
+
+# -- playing levels -----------------------------------------------------------------------
+
+class LevelOut(_Answer):
+    level: int = Field(description="1 (beginner) to 8 (the full search)")
+    spec: str = Field(description="the bot spec of an AI seat at this level, 'level:N'")
+    name: str
+    summary: str = Field(description="how it plays: its mistakes, or its search budget")
+    rating: float | None = Field(description="measured rating (Elo points; greedy:eval="
+                                 "learned = 1000), null if not measured")
+    ci95: list[float] | None = Field(description="95% interval of the rating")
+
+
+class LevelList(_Answer):
+    levels: list[LevelOut]
+    anchor: dict[str, Any] = Field(description="the player whose rating is fixed, and at what")
+    command: str = Field(description="the command that measured the ratings (docs/levels.md)")
+    commit: str | None = Field(description="the commit they were measured at")

@@ -94,6 +94,13 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "python -m benchmarks.load.fair_share --scenario all --duration 60": (
         "the load test, three scenarios of a minute each against their own service",
         "tests/test_load_harness.py::test_the_long_scenario_reports_the_victims_figures"),
+    ".venv/bin/python -m benchmarks.ladder run --out benchmarks/ladder --jobs 1 "
+    "--write search/data/ladder.json": (
+        "the rating ladder's games (about 90 minutes on two cores)",
+        "tests/test_ladder.py::test_the_command_plays_resumes_and_writes_the_ratings"),
+    ".venv/bin/python -m benchmarks.ladder fit benchmarks/ladder --json ladder.json": (
+        "fits the journals of the checkout's benchmarks/ladder (not in a page's folder)",
+        "tests/test_ladder.py::test_the_command_plays_resumes_and_writes_the_ratings"),
     "scripts/ensure-chromium.sh": ("installs a system package (make test runs it)",
                                    "tests/test_web_layout.py"),
     "scripts/ensure-axe.sh": ("installs axe-core with npm (make test runs it)",

@@ -1,5 +1,6 @@
-// The new-game dialog: the seat rows (human or AI with its strength or a custom bot
-// spec), setup and mode, creating the game, and opening a game by its id.
+// The new-game dialog: the seat rows (human or AI with its strength, a playing level
+// with its rating, or a custom bot spec), setup and mode, creating the game, and
+// opening a game by its id.
 
 import { api } from "./api.js";
 import { catalogueList, DEFAULT_NAME } from "./catalogue.js";
@@ -31,6 +32,7 @@ export function seatRows() {
     kind.value = prev.kind;
     const bot = h("select", { class: "ng-bot", name: `seat${i + 1}-bot`, "aria-label": `Seat ${i + 1} AI strength` },
       ...STRENGTHS.map(([v, label]) => h("option", { value: v }, label)));
+    addLevels(bot);
     bot.value = prev.bot;
     const custom = h("input", { class: "ng-custom", name: `seat${i + 1}-spec`, placeholder: "e.g. mcts:iterations=400", "aria-label": `Seat ${i + 1} bot spec`, value: prev.custom });
     const sync = () => {
@@ -56,11 +58,35 @@ export function perspectiveChoices() {
   if (allowed.includes(keep)) sel.value = String(keep);
 }
 
+// The playing levels, 1 (beginner) to 8 (the full search), each with its measured
+// rating (GET /v1/levels, docs/levels.md), offered before "Custom bot spec…".
+let levels = [];
+
+async function levelChoices() {
+  if (!levels.length) {
+    try {
+      const res = await fetch("/v1/levels");
+      if (res.ok) levels = (await res.json()).levels;
+    } catch { /* no levels: the strengths above only */ }
+  }
+  for (const sel of document.querySelectorAll("#ng-seats .ng-bot")) addLevels(sel);
+}
+
+function addLevels(sel) {
+  if (!levels.length || sel.querySelector("optgroup")) return;
+  const keep = sel.value;
+  const rated = (lv) => (lv.rating == null ? "" : ` (rating ${Math.round(lv.rating)})`);
+  sel.insertBefore(h("optgroup", { label: "Levels" }, ...levels.map((lv) =>
+    h("option", { value: lv.spec, title: lv.summary }, `Level ${lv.level}: ${lv.name}${rated(lv)}`))), sel.lastElementChild);
+  sel.value = keep;
+}
+
 export function openNewGame() {
   $("#ng-error").hidden = true;
   if (!$("#ng-seats tbody").children.length) seatRows();
   perspectiveChoices();
   catalogueChoices();
+  levelChoices();
   const dlg = $("#new-game");
   if (!dlg.open) dlg.showModal();
 }
