@@ -1,7 +1,7 @@
 """``mombasa arena``: a series of games between bots (seats rotated; here, in parallel
 processes or on a Ray cluster) with a progress bar, reported as tables of wins, money
 and win rate by seat, and optionally written as JSON and as CSV (one row per game and
-seat)."""
+seat), and every game as a game record (``--records DIR``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from advisor_api.cli_bots import _connect_ray, split_players
-from advisor_api.cli_errors import catalogue_setting, output_file
+from advisor_api.cli_errors import catalogue_setting, output_file, unusable
 
 if TYPE_CHECKING:
     from search.arena import ArenaReport
@@ -43,16 +43,22 @@ def arena(
         help="Add each finished game to this file; run the same series again with it "
              "and only the games it lacks are played (a long series survives a stop).")]
     = None,
+    records: Annotated[Path | None, typer.Option(
+        help="Write every game played as a game record (mombasa-game/1) into this "
+             "folder: game-0000.json, game-0001.json...")] = None,
 ) -> None:
     """Play bots against each other (seats rotated) and report wins and money."""
     catalogue_setting()
     for path, what in ((json_out, "--json"), (csv_out, "--csv"), (journal, "--journal")):
         output_file(path, what)
+    _records_folder(records)
     specs = split_players(players)
     _check_series(specs, seed, variable, ray_address, journal)
+    _note_unrecorded(specs, games, seed, variable, journal, records)
     if ray_address is not None:
         _connect_ray(ray_address)
-    report = _play_series(specs, games, seed, jobs, variable, ray_address, journal)
+    report = _play_series(specs, games, seed, jobs, variable, ray_address, journal,
+                          records)
     _print_report(report, specs, games, seed)
     if json_out is not None:
         json_out.write_text(json.dumps(report.to_json(), indent=1))
@@ -84,8 +90,38 @@ def _check_series(specs: list[str], seed: int, variable: bool, ray_address: str 
             raise typer.BadParameter(str(exc), param_hint="--journal") from None
 
 
+def _records_folder(records: Path | None) -> None:
+    """Check, before any game, that ``--records`` is a folder or can be made one."""
+    if records is None:
+        return
+    if records.exists() and not records.is_dir():
+        unusable("--records", records, "a file, not a folder")
+    try:
+        records.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        unusable("--records", records, f"cannot make the folder: {exc.strerror}")
+
+
+def _note_unrecorded(specs: list[str], games: int, seed: int, variable: bool,
+                     journal: Path | None, records: Path | None) -> None:
+    """Say which games the journal already holds without a record in ``--records``
+    (played before it was given): they are not played again, so they stay unrecorded."""
+    if journal is None or records is None:
+        return
+    from search.arena import Journal, record_path
+
+    kept = Journal(journal, specs, seed, variable).load()
+    lacking = [i for i in sorted(kept) if i < games and not record_path(records, i).exists()]
+    if lacking:
+        Console(stderr=True).print(
+            f"note: {len(lacking)} game(s) of the journal were played without --records "
+            f"(first: game {lacking[0]}); they are not played again, so {records} has no "
+            "record of them", markup=False)
+
+
 def _play_series(specs: list[str], games: int, seed: int, jobs: int, variable: bool,
-                 ray_address: str | None, journal: Path | None) -> ArenaReport:
+                 ray_address: str | None, journal: Path | None,
+                 records: Path | None = None) -> ArenaReport:
     """The series, here or on the Ray cluster, with a progress bar (standard error)."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -99,9 +135,10 @@ def _play_series(specs: list[str], games: int, seed: int, jobs: int, variable: b
             from search.distributed import run_arena_ray
 
             return run_arena_ray(specs, games, seed, variable, address=ray_address,
-                                 on_game=lambda rec: bar.advance(task))
+                                 on_game=lambda rec: bar.advance(task), records=records)
         return run_arena(specs, games, seed, jobs, variable,
-                         on_game=lambda rec: bar.advance(task), journal=journal)
+                         on_game=lambda rec: bar.advance(task), journal=journal,
+                         records=records)
 
 
 def _print_report(report: ArenaReport, specs: list[str], games: int, seed: int) -> None:

@@ -7,13 +7,23 @@ the codes shown mean, 'b' for the board and 'q' to quit.
 
 A move of several steps is played step by step while it stays that player's decision:
 it stops before new information (a card, book or tile dealt, the reveal of the plans,
-another player's turn), says what was played and what was not, and asks again."""
+another player's turn), says what was played and what was not, and asks again.
+
+``--record FILE`` writes the game's record (``engine.GameRecord``, mombasa-game/1: the
+human seat's steps with source ``human``, the AI's ``bot``, chance ``chance``) after
+every move; ``--from FILE`` goes on with a record's game from its last position (the
+record replayed step by step first: a step that cannot be played stops the command,
+naming its index and why, before anything is played)."""
 
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
 import sys
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
@@ -22,7 +32,7 @@ from rich.console import Console
 import engine
 from advisor_api.cli_analyse import _print_solver_notes, _search, _summary
 from advisor_api.cli_bots import split_players
-from advisor_api.cli_errors import catalogue_setting
+from advisor_api.cli_errors import catalogue_setting, output_file, unusable
 from advisor_api.cli_random import _score_table
 
 play_app = typer.Typer()
@@ -36,73 +46,179 @@ SUGGESTION = re.compile(r"s(\d+)", re.IGNORECASE)
 
 @play_app.command()
 def play(
-    players: Annotated[int, typer.Option(min=2, max=4, help="Number of players.")] = 2,
+    players: Annotated[int | None, typer.Option(
+        min=2, max=4, help="Number of players (default 2; with --from the record's).")]
+    = None,
     ai: Annotated[str, typer.Option(help="Bot spec of the AI seats (one for all, or one "
                                          "per AI seat, comma separated); a playing "
                                          "level: level=N (1 beginner .. 8 full search).")]
     = "mcts:time=0.5",
-    seed: Annotated[int | None, typer.Option(min=0, help="Game seed (default: random).")]
+    seed: Annotated[int | None, typer.Option(min=0, help="Game seed (default: random; "
+                                                         "with --from the record's).")]
     = None,
     seat: Annotated[int, typer.Option(min=1, max=4, help="Your seat.")] = 1,
     variable: Annotated[bool, typer.Option(help="Variable setup.")] = False,
     hint_time: Annotated[float, typer.Option(min=0.01, help="Seconds of search for '?'.")]
     = 1.0,
+    record: Annotated[Path | None, typer.Option(
+        help="Write the game's record (mombasa-game/1) to this file after every move.")]
+    = None,
+    from_record: Annotated[Path | None, typer.Option(
+        "--from", help="Go on with the game of this record from its last position "
+                       "(its steps replayed and checked).")] = None,
 ) -> None:
     """Play a game in the terminal against the AI (input can be piped)."""
-    from search.bot_specs import make_bot
-
     catalogue_setting()
-    if seat > players:
-        raise typer.BadParameter(f"seat {seat} in a {players}-player game",
-                                 param_hint="--seat")
-    specs = split_players(level_alias(ai))
-    n_ai = players - 1
-    if len(specs) == 1:
-        specs = specs * n_ai
-    if len(specs) != n_ai:
-        raise typer.BadParameter(f"give 1 or {n_ai} bot specs, got {len(specs)}",
-                                 param_hint="--ai")
+    output_file(record, "--record")
+    earlier = _read_record(from_record) if from_record is not None else None
+    n = earlier.players if earlier is not None else players or 2
+    if earlier is not None:
+        _check_against_record(earlier, players, variable)
+        variable = earlier.variable
+        seed = seed if seed is not None else earlier.seed
+    if seat > n:
+        raise typer.BadParameter(f"seat {seat} in a {n}-player game", param_hint="--seat")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     me = seat - 1
-    bots: dict[int, Any] = {}
-    others = [i for i in range(players) if i != me]
+    specs = _ai_specs(ai, n)
+    bots = _make_bots(specs, [i for i in range(n) if i != me], seed)
+    seats = [engine.Seat("human") if i == me else engine.Seat("bot", bots[i].spec)
+             for i in range(n)]
+    log = GameLog(record, seats, seed, variable, n, earlier)
+    console = Console(highlight=False)
+    console.print(f"Mombasa, {n} players, seed {seed}. You are P{seat}; "
+                  + ", ".join(f"P{i + 1}: {bots[i].spec}" for i in sorted(bots)) + ".")
+    if earlier is not None:
+        console.print(f"Going on from {from_record}: {len(earlier.steps)} steps replayed "
+                      f"(round {log.state.round}).", markup=False)
+    console.print(PLAY_HELP)
+    _game(log, me, bots, console, hint_time, seed)
+
+
+def _ai_specs(ai: str, n: int) -> list[str]:
+    """The bot spec of each AI seat (one for all, or one each); 2: a wrong count."""
+    specs = split_players(level_alias(ai))
+    if len(specs) == 1:
+        specs = specs * (n - 1)
+    if len(specs) != n - 1:
+        raise typer.BadParameter(f"give 1 or {n - 1} bot specs, got {len(specs)}",
+                                 param_hint="--ai")
+    return specs
+
+
+@dataclass(frozen=True)
+class _Bot:
+    """An AI seat: its bot and the spec it was made from."""
+
+    bot: Any
+    spec: str
+
+
+def _make_bots(specs: list[str], seats: list[int], seed: int) -> dict[int, _Bot]:
+    from search.bot_specs import make_bot
+
     try:
-        for k, i in enumerate(others):
-            bots[i] = make_bot(specs[k], seed=seed * 31 + i)
+        return {i: _Bot(make_bot(specs[k], seed=seed * 31 + i), specs[k])
+                for k, i in enumerate(seats)}
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--ai") from None
-    console = Console(highlight=False)
-    console.print(f"Mombasa, {players} players, seed {seed}. You are P{seat}; "
-                  + ", ".join(f"P{i + 1}: {specs[k]}" for k, i in enumerate(others)) + ".")
-    console.print(PLAY_HELP)
-    s = engine.new_game(players=players, seed=seed, variable=variable)
+
+
+def _read_record(path: Path) -> engine.GameRecord:
+    """The record of ``--from``, read and replayed (checked step by step); a record that
+    cannot be read or replayed stops the command naming the step and why."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        unusable("--from", path, exc.strerror or str(exc))
+    except ValueError as exc:
+        unusable("--from", path, f"not JSON: {exc}")
+    try:
+        rec = engine.GameRecord.from_json(data)
+        rec.replay()
+    except engine.RecordError as exc:
+        unusable("--from", path, str(exc))
+    return rec
+
+
+def _check_against_record(rec: engine.GameRecord, players: int | None,
+                          variable: bool) -> None:
+    """``--players`` and ``--variable`` must not contradict the record of ``--from``."""
+    if players is not None and players != rec.players:
+        raise typer.BadParameter(f"the record is a {rec.players}-player game",
+                                 param_hint="--players")
+    if variable and not rec.variable:
+        raise typer.BadParameter("the record's game has the first-game setup",
+                                 param_hint="--variable")
+
+
+class GameLog:
+    """The game being played: its state and its record (kept whole; written to the
+    ``--record`` file after every move, so a stopped game leaves its record)."""
+
+    def __init__(self, path: Path | None, seats: list[engine.Seat], seed: int,
+                 variable: bool, n: int, earlier: engine.GameRecord | None) -> None:
+        self.path = path
+        start = engine.new_game(players=n, seed=seed, variable=variable)
+        self.record = engine.GameRecord.new(start, seats=seats, seed=seed,
+                                            meta={"event": "play"})
+        self.state = start
+        for rec in earlier.steps if earlier is not None else []:
+            assert rec.step is not None  # a replayed record hides nothing
+            self.add(rec.player, [rec.step], rec.source)
+
+    def add(self, player: int, steps: list[engine.Step], source: str) -> None:
+        """Play and record ``steps`` of ``player`` (-1: chance)."""
+        for step in steps:
+            self.state = self.state.apply(step, player if player >= 0 else None)
+            self.record.append(player, step, source)
+
+    def save(self) -> None:
+        """Write the record so far (whole, or not at all)."""
+        if self.path is None:
+            return
+        part = self.path.with_name(self.path.name + ".part")
+        part.write_text(json.dumps(self.record.to_json(self.state.cat, final=self.state))
+                        + "\n", encoding="utf-8")
+        os.replace(part, self.path)
+
+
+def _game(log: GameLog, me: int, bots: dict[int, _Bot], console: Console,
+          hint_time: float, seed: int) -> None:
+    """Play from ``log``'s state to the end (or until the human quits)."""
     dealt = 0
     last_player = -2
-    while not s.is_over():
+    log.save()
+    while not log.state.is_over():
+        s = log.state
         d = s.decision
         if d.kind == "chance":
-            s = s.apply(s.sample_chance())
+            log.add(-1, [s.sample_chance()], "chance")
             dealt += 1
             continue
         if dealt:
             console.print(f"[dim]({dealt} card(s)/book(s) dealt)[/dim]")
             dealt = 0
         if d.player != me:
-            s = _ai_move(s, d.player, bots[d.player], console)
+            log.add(d.player, _ai_move(s, d.player, bots[d.player].bot, console), "bot")
+            log.save()
             last_player = d.player
             continue
         if last_player != me:
             _show_board(s, me, console)
         last_player = me
-        nxt = _human_step(s, me, console, hint_time, seed)
-        if nxt is None:
+        steps = _human_step(s, me, console, hint_time, seed)
+        if steps is None:
+            log.save()
             console.print("Game abandoned.")
             console.print(_score_table(s))
             return
-        s = nxt
-    console.print(_score_table(s))
-    console.print("Winner(s): " + ", ".join(f"P{w + 1}" for w in engine.winners(s)))
+        log.add(me, steps, "human")
+        log.save()
+    log.save()
+    console.print(_score_table(log.state))
+    console.print("Winner(s): " + ", ".join(f"P{w + 1}" for w in engine.winners(log.state)))
 
 
 def level_alias(text: str) -> str:
@@ -120,7 +236,9 @@ def _show_board(s: engine.State, me: int, console: Console) -> None:
     console.print(board_text(engine.observe(s, me).state, me), markup=False)
 
 
-def _ai_move(s: engine.State, player: int, bot: Any, console: Console) -> engine.State:
+def _ai_move(s: engine.State, player: int, bot: Any, console: Console
+             ) -> list[engine.Step]:
+    """The AI seat's move, said (its hidden steps as a count); its steps."""
     with console.status(f"P{player + 1} ({bot.name}) is thinking..."):
         move = bot.choose(engine.observe(s, player))
     text = move.text(s.cat)
@@ -129,7 +247,8 @@ def _ai_move(s: engine.State, player: int, bot: Any, console: Console) -> engine
         text = (f"planned {planned} card(s), hidden until the reveal"
                 if move.steps[0].kind != "tile" else "chose a starting tile (hidden)")
     console.print(f"P{player + 1}: {text}")
-    return engine.apply_move(s, move, complete=False)
+    engine.apply_move(s, move, complete=False)  # IllegalStep here, before any is kept
+    return list(move.steps)
 
 
 def _read_line(console: Console) -> str | None:
@@ -143,8 +262,9 @@ def _read_line(console: Console) -> str | None:
 
 
 def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
-                seed: int) -> engine.State | None:
-    """Ask for one step until a legal one is given; None to quit."""
+                seed: int) -> list[engine.Step] | None:
+    """Ask for one step (or a move) until a legal one is given: the steps played; None
+    to quit."""
     legal = s.legal_steps()
     d = s.decision
     console.print(f"Your decision ({d.kind}):")
@@ -182,7 +302,7 @@ def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
         if line.isdigit():
             k = int(line)
             if 1 <= k <= len(legal):
-                return s.apply(legal[k - 1])
+                return [legal[k - 1]]
             console.print(f"choose 1-{len(legal)}")
             continue
         nxt = _play_move(s, me, line, console, echo=pick is not None)
@@ -206,16 +326,18 @@ def _stop_reason(before: engine.State, after: engine.State, me: int) -> str | No
 
 
 def _play_move(s: engine.State, me: int, text: str, console: Console,
-               echo: bool = False) -> engine.State | None:
+               echo: bool = False) -> list[engine.Step] | None:
     """Play the steps of ``text`` (one step, or a move: steps joined by '; ') in order
     while they stay legal and the decision stays ours; None if its first step is not
     accepted (nothing is played). What was played is said for a move (or with
     ``echo``, for a suggestion picked by its number)."""
     parts = [p.strip() for p in text.split(";") if p.strip()]
     cur, played, why = s, 0, None
+    steps: list[engine.Step] = []
     for part in parts:
         try:
-            nxt = cur.apply(engine.Step.parse(part, cur.cat))
+            step = engine.Step.parse(part, cur.cat)
+            nxt = cur.apply(step)
         except (engine.NotationError, engine.IllegalStep) as exc:
             if not played:
                 console.print(f"not accepted: {exc}", markup=False)
@@ -223,6 +345,7 @@ def _play_move(s: engine.State, me: int, text: str, console: Console,
             why = f"{part!r} is not legal now: {exc}"
             break
         played += 1
+        steps.append(step)
         why = _stop_reason(cur, nxt, me)
         cur = nxt
         if why is not None:
@@ -233,7 +356,7 @@ def _play_move(s: engine.State, me: int, text: str, console: Console,
         if rest:
             note += f" - not played: {'; '.join(rest)} ({why}; decide again)"
         console.print(note, markup=False)
-    return cur
+    return steps
 
 
 def _show_codes(s: engine.State, me: int, legal: list[engine.Step],

@@ -18,8 +18,18 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
-from engine import apply_move, default_catalogue, new_game, observe, score, winners
+from engine import (
+    GameRecord,
+    Seat,
+    apply_move,
+    default_catalogue,
+    new_game,
+    observe,
+    score,
+    winners,
+)
 from search.bot_specs import SETTINGS_ENV, make_bot, search_settings
 from search.value_model import model_fingerprint
 
@@ -48,12 +58,32 @@ class GameResult:
 def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -> GameResult:
     """Game ``index`` of a series: seats rotated by ``index`` so that every spec plays
     every seat equally over ``len(specs)`` consecutive games."""
+    return _play(specs, index, seed, variable, recorded=False)[0]
+
+
+def play_recorded(specs: list[str], index: int, seed: int, variable: bool = False
+                  ) -> tuple[GameResult, dict[str, Any]]:
+    """:func:`play_game` and the game's record (``engine.GameRecord`` JSON: the bots'
+    seats, every step with its source, ``bot`` or ``chance``, the seed, the result)."""
+    result, record = _play(specs, index, seed, variable, recorded=True)
+    assert record is not None
+    return result, record
+
+
+def _play(specs: list[str], index: int, seed: int, variable: bool, recorded: bool
+          ) -> tuple[GameResult, dict[str, Any] | None]:
+    """One game of a series, and its record's JSON if ``recorded`` (else None: the steps
+    are not kept)."""
     n = len(specs)
     entrants = [(seat + index) % n for seat in range(n)]
     seats = [specs[e] for e in entrants]
     game_seed = seed * 1_000_003 + index
     bots = [make_bot(spec, seed=game_seed * 7 + seat) for seat, spec in enumerate(seats)]
     s = new_game(players=n, seed=game_seed, variable=variable)
+    names = labels(specs)
+    record = GameRecord.new(s, seats=[Seat("bot", specs[e], names[e]) for e in entrants],
+                            seed=game_seed, meta={"event": "arena", "game": str(index)}
+                            ) if recorded else None
     decisions = [0] * n
     think = [0.0] * n
     keepers = [0] * n
@@ -61,7 +91,10 @@ def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -
     while not s.is_over():
         d = s.decision
         if d.kind == "chance":
-            s = s.apply(s.sample_chance())
+            step = s.sample_chance()
+            if record is not None:
+                record.append(-1, step, "chance")
+            s = s.apply(step)
             continue
         t0 = time.perf_counter()
         move = bots[d.player].choose(observe(s, d.player))
@@ -70,6 +103,8 @@ def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -
         for step in move.steps:
             keepers[d.player] += step.kind == "keeper"
             merchants[d.player] += step.kind == "merchant"
+            if record is not None:
+                record.append(move.player, step, "bot")
         s = apply_move(s, move)
     scores = score(s)
     return GameResult(
@@ -80,7 +115,26 @@ def play_game(specs: list[str], index: int, seed: int, variable: bool = False) -
         bookkeeping=[sc.bookkeeping for sc in scores],
         winners=winners(s), decisions=decisions, think=think,
         keepers=keepers, merchants=merchants,
-    )
+    ), None if record is None else record.to_json(s.cat, final=s)
+
+
+RECORD_NAME = "game-{index:04d}.json"
+
+
+def record_path(folder: Path, index: int) -> Path:
+    """Where ``mombasa arena --records`` keeps game ``index``'s record."""
+    return folder / RECORD_NAME.format(index=index)
+
+
+def write_record(folder: Path, index: int, record: dict[str, Any]) -> Path:
+    """Write game ``index``'s record into ``folder`` (made if needed) whole or not at
+    all: a stopped series leaves no half-written file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = record_path(folder, index)
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    os.replace(part, path)
+    return path
 
 
 def wilson_interval(wins: float, games: int) -> tuple[float, float]:
@@ -208,25 +262,38 @@ def summarise(specs: list[str], records: list[GameResult], elapsed: float) -> Ar
     return ArenaReport(specs, sorted(records, key=lambda r: r.index), bots, elapsed)
 
 
-def _play_job(args: tuple[list[str], int, int, bool]) -> GameResult:
-    specs, index, seed, variable = args
-    return play_game(specs, index, seed, variable)
+def play_job(args: tuple[list[str], int, int, bool, bool]
+             ) -> tuple[GameResult, dict[str, Any] | None]:
+    """A worker's game: ``(specs, index, seed, variable, recorded)`` -> its result and
+    (``recorded``) its record's JSON."""
+    specs, index, seed, variable, recorded = args
+    return _play(specs, index, seed, variable, recorded)
 
 
 def iter_games(specs: list[str], games: int, seed: int, jobs: int = 1,
                variable: bool = False,
                indices: Iterable[int] | None = None) -> Iterator[GameResult]:
     """Play the games (``indices``, by default all ``games``; in ``jobs`` processes),
-    yielding each record as soon as its game finishes (not in index order)."""
-    jobs_args = [(specs, i, seed, variable)
+    yielding each result as soon as its game finishes (not in index order)."""
+    for result, _ in iter_played(specs, games, seed, jobs, variable, indices):
+        yield result
+
+
+def iter_played(specs: list[str], games: int, seed: int, jobs: int = 1,
+                variable: bool = False, indices: Iterable[int] | None = None,
+                recorded: bool = False
+                ) -> Iterator[tuple[GameResult, dict[str, Any] | None]]:
+    """:func:`iter_games` with each game's record JSON beside its result (``recorded``;
+    else None): the record comes back from the worker process with the result."""
+    jobs_args = [(specs, i, seed, variable, recorded)
                  for i in (range(games) if indices is None else indices)]
     if jobs <= 1:
         for a in jobs_args:
-            yield _play_job(a)
+            yield play_job(a)
         return
     ctx = multiprocessing.get_context("fork")
     with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = [pool.submit(_play_job, a) for a in jobs_args]
+        futures = [pool.submit(play_job, a) for a in jobs_args]
         for done in as_completed(futures):
             yield done.result()
 
@@ -330,11 +397,13 @@ def _describe(header: object) -> str:
 def run_arena(specs: list[str], games: int, seed: int = 0, jobs: int = 1,
               variable: bool = False,
               on_game: Callable[[GameResult], None] | None = None,
-              journal: Path | None = None) -> ArenaReport:
+              journal: Path | None = None, records: Path | None = None) -> ArenaReport:
     """Play ``games`` games between the bot specs (one seat each, 2-4 specs).
 
     With a ``journal`` (:class:`Journal`) the games it already holds are not played
-    again (``on_game`` is called for them first) and each new game is added to it."""
+    again (``on_game`` is called for them first) and each new game is added to it.
+    With ``records`` (a folder) each game played is written there as a game record
+    (:func:`record_path`), before its journal line: a journaled game has its record."""
     if not 2 <= len(specs) <= 4:
         raise ValueError(f"players: 2 to 4 bot specs, got {len(specs)}")
     if games < 1:
@@ -347,15 +416,18 @@ def run_arena(specs: list[str], games: int, seed: int = 0, jobs: int = 1,
         kept = book.load()
         book.start(kept)
     t0 = time.perf_counter()
-    records = [kept[i] for i in sorted(kept) if i < games]
+    results = [kept[i] for i in sorted(kept) if i < games]
     if on_game is not None:
-        for rec in records:
+        for rec in results:
             on_game(rec)
     missing = [i for i in range(games) if i not in kept]
-    for rec in iter_games(specs, games, seed, jobs, variable, indices=missing):
+    for rec, record in iter_played(specs, games, seed, jobs, variable, indices=missing,
+                                   recorded=records is not None):
+        if records is not None and record is not None:
+            write_record(records, rec.index, record)
         if book is not None:
             book.append(rec)
-        records.append(rec)
+        results.append(rec)
         if on_game is not None:
             on_game(rec)
-    return summarise(specs, records, time.perf_counter() - t0)
+    return summarise(specs, results, time.perf_counter() - t0)

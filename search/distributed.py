@@ -21,7 +21,7 @@ from types import TracebackType
 from typing import Any
 
 from engine import Observation
-from search.arena import ArenaReport, GameResult, play_game, summarise
+from search.arena import ArenaReport, GameResult, play_job, summarise, write_record
 from search.bot_specs import SETTINGS_ENV
 from search.dataset import Dataset
 from search.extras import MissingExtra, require
@@ -95,21 +95,26 @@ def _task_options() -> dict[str, Any]:
 
 def run_arena_ray(specs: list[str], games: int, seed: int = 0, variable: bool = False,
                   address: str | None = "auto",
-                  on_game: Callable[[GameResult], None] | None = None) -> ArenaReport:
-    """:func:`search.arena.run_arena` with every game a Ray task."""
+                  on_game: Callable[[GameResult], None] | None = None,
+                  records: Path | None = None) -> ArenaReport:
+    """:func:`search.arena.run_arena` with every game a Ray task; with ``records`` (a
+    folder here) each game's record comes back with its result and is written here."""
     ray = _ray()
     connect(address)
-    task = ray.remote(play_game).options(**_task_options())
+    task = ray.remote(play_job).options(**_task_options())
     t0 = time.perf_counter()
-    pending = [task.remote(specs, i, seed, variable) for i in range(games)]
-    records = []
+    pending = [task.remote((specs, i, seed, variable, records is not None))
+               for i in range(games)]
+    results = []
     while pending:
         done, pending = ray.wait(pending, num_returns=1)
-        rec = ray.get(done[0])
-        records.append(rec)
+        rec, record = ray.get(done[0])
+        if records is not None and record is not None:
+            write_record(records, rec.index, record)
+        results.append(rec)
         if on_game is not None:
             on_game(rec)
-    return summarise(specs, records, time.perf_counter() - t0)
+    return summarise(specs, results, time.perf_counter() - t0)
 
 
 def generate_ray(spec: str, games: int, players: tuple[int, ...] = (2, 3, 4),
