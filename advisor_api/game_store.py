@@ -10,6 +10,7 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Coroutine
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import engine
@@ -56,21 +57,31 @@ class GameStore:
         task, self._sweeper = self._sweeper, None
         return task
 
-    async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
-                     mode: str, perspective: int | None = None,
+    async def create(self, seats: list[dict[str, Any]] | None, seed: int | None,
+                     variable: bool | None, mode: str, perspective: int | None = None,
                      catalogue: str | None = None, *, reproducible: bool = False,
-                     takebacks: bool | None = None
+                     takebacks: bool | None = None, record: dict[str, Any] | None = None
                      ) -> tuple[Game, dict[int, str], str | None]:
         """A new game, stored, the tokens of its seats (seat -> token: every human
         seat's, in live mode every seat's) and its owner token (a play-mode game with no
         human seat, else None), which are never shown again. The game's AI moves count
-        as the work of the client creating it (:data:`advisor_api.limits.CLIENT`)."""
+        as the work of the client creating it (:data:`advisor_api.limits.CLIENT`).
+
+        With ``record`` (a game record's JSON) the game begins at the record's last
+        position with its history (:func:`read_record`, :func:`import_steps`: 422
+        naming the record's field or step, nothing stored); ``seats`` and ``variable``
+        (None: not given) default to the record's."""
         if seed is not None and mode == "play" and not reproducible:
             raise InvalidInput("seed: a seed chosen by a client lets whoever knows it "
                                "predict every card the service deals; send "
                                "\"reproducible\": true with it (every view then shows "
                                "the seed), or leave it out", field="seed")
-        clean = self._clean_seats(seats)
+        cat, ref = self._catalogue_for_new_game(catalogue)
+        imported = None if record is None else read_record(
+            record, cat or engine.default_catalogue())
+        where = "record.seats" if imported is not None and seats is None else "seats"
+        seats, variable = _setup(imported, seats, variable)
+        clean = self._clean_seats(seats, where)
         _check_perspective(perspective, clean, mode)
         tokens = {i + 1: access.new_token() for i, st in enumerate(clean)
                   if mode == "live" or st["kind"] == "human"}
@@ -81,32 +92,34 @@ class GameStore:
             params["owner"] = access.token_hash(owner)
         if perspective is not None:
             params["perspective"] = perspective
-        cat, ref = self._catalogue_for_new_game(catalogue)
         if ref is not None:
             params["catalogue"] = ref  # its content (sha256), whatever the name becomes
         gid = secrets.token_hex(8)
         game = Game(gid, params, cat)
         game.client = CLIENT.get()
-        rows = deal(game)
+        rows = [] if imported is None else await asyncio.to_thread(
+            import_steps, game, imported)
+        rows += deal(game)
         # One transaction (a 503 storage-busy leaves no game behind), off the event loop.
         await self.store.off_loop(self.store.create, gid, params, rows)
         game.touched = game.touch_saved = self.clock()
         self._remember(game)
         return game, tokens, owner
 
-    def _clean_seats(self, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _clean_seats(self, seats: list[dict[str, Any]], where: str = "seats"
+                     ) -> list[dict[str, Any]]:
         """The seats as stored: AI seats with a checked bot spec (the default if none),
-        human seats without one (422 naming the seat)."""
+        human seats without one (422 naming the seat, ``where[i]``)."""
         clean: list[dict[str, Any]] = []
         for i, seat in enumerate(seats):
             if seat["kind"] == "ai":
                 spec = check_bot(seat.get("bot") or default_bot(self.settings),
-                                 self.settings, f"seats[{i}].bot")
+                                 self.settings, f"{where}[{i}].bot")
                 clean.append({"kind": "ai", "bot": spec})
             else:
                 if seat.get("bot"):
-                    raise InvalidInput(f"seats[{i}].bot: only AI seats have a bot",
-                                       field=f"seats[{i}].bot")
+                    raise InvalidInput(f"{where}[{i}].bot: only AI seats have a bot",
+                                       field=f"{where}[{i}].bot")
                 clean.append({"kind": "human", "bot": None})
         return clean
 
@@ -346,6 +359,83 @@ def _new_params(seats: list[dict[str, Any]], seed: int | None, variable: bool, m
             "takebacks": mode == "live" or (humans <= 1 if takebacks is None
                                             else bool(takebacks)),
             "tokens": {str(k): access.token_hash(v) for k, v in tokens.items()}}
+
+
+def read_record(obj: dict[str, Any], cat: engine.Catalogue) -> engine.GameRecord:
+    """A game record to import, read field by field (``engine.GameRecord.from_json``)
+    under the new game's components ``cat``; 422 naming the field (``record.seats``,
+    ``record.steps[3].step``, ``record.catalogue``...) and why."""
+    given = obj.get("catalogue")
+    if isinstance(given, str) and given != cat.fingerprint:
+        raise InvalidInput(f"record.catalogue: the record was played with the components "
+                           f"{given[:40]}, this game's catalogue is {cat.fingerprint} "
+                           "(name the stored catalogue it was played with)",
+                           field="record.catalogue")
+    try:
+        return engine.GameRecord.from_json(obj, cat)
+    except engine.RecordError as exc:
+        raise _record_error(exc) from None
+
+
+def _record_error(exc: engine.RecordError) -> InvalidInput:
+    """A record's fault as a 422 naming its field under ``record``."""
+    field = exc.field if exc.field.startswith("record") else f"record.{exc.field}"
+    message = str(exc)
+    return InvalidInput(message if message.startswith("record") else f"record.{message}",
+                        field=field)
+
+
+def _setup(imported: engine.GameRecord | None, seats: list[dict[str, Any]] | None,
+           variable: bool | None) -> tuple[list[dict[str, Any]], bool]:
+    """A new game's seats and setup: as given, or as the imported record has them (422
+    where the request contradicts the record)."""
+    if imported is None:
+        if seats is None:
+            raise InvalidInput("seats: missing (2-4 seats, or a record)", field="seats")
+        return seats, bool(variable)
+    if seats is not None and len(seats) != imported.players:
+        raise InvalidInput(f"seats: the record is a {imported.players}-player game, got "
+                           f"{len(seats)} seats", field="seats")
+    if variable is not None and variable != imported.variable:
+        raise InvalidInput(f"variable: the record's game has the "
+                           f"{'variable' if imported.variable else 'first-game'} setup",
+                           field="variable")
+    if seats is None:
+        seats = [{"kind": "human", "bot": None} if st.kind == "human"
+                 else {"kind": "ai", "bot": st.bot} for st in imported.seats]
+    return seats, imported.variable
+
+
+def import_steps(game: Game, imported: engine.GameRecord) -> list[Row]:
+    """Play a record's steps on a new game (in memory; the rows to store), each checked
+    where it stands (``GameRecord.replay`` from the game's own first state: its secret
+    seed deals what follows). A submission is a run of steps of one player and source.
+    422 naming the first step that cannot be played (``record.steps[i]``) and why."""
+    if game.mode == "play":
+        _no_unseen_tiles(imported)
+    try:
+        states = replace(imported, seed=game.seed).replay(game.state.cat)
+    except engine.RecordError as exc:
+        raise _record_error(exc) from None
+    records: list[Record] = []
+    group, last = -1, None
+    for rec in imported.steps:
+        assert rec.step is not None  # replayed: nothing hidden
+        if (rec.player, rec.source) != last:
+            group, last = group + 1, (rec.player, rec.source)
+        records.append(Record(rec.player, rec.step, rec.source, group))
+    return game.add(records, states[1:])
+
+
+def _no_unseen_tiles(imported: engine.GameRecord) -> None:
+    """422 for a starting tile dealt face down at a live table (``deal-tile P2 ?``): in
+    play mode the service deals, and cannot play on from a tile nobody knows."""
+    for i, rec in enumerate(imported.steps):
+        if rec.step is not None and rec.step.kind == "deal-tile" \
+                and rec.step.b == engine.HIDDEN:
+            raise InvalidInput(f"record.steps[{i}]: a starting tile dealt unseen (a live "
+                               "table's record): play mode cannot go on from it; import "
+                               "it with \"mode\": \"live\"", field=f"record.steps[{i}]")
 
 
 def deal(game: Game) -> list[Row]:

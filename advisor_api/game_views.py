@@ -105,6 +105,32 @@ def history(game: Game, me: int) -> list[dict[str, Any]]:
             for i, (rec, h) in enumerate(zip(game.history, hidden, strict=True))]
 
 
+def game_record(game: Game) -> engine.GameRecord:
+    """The whole game as a record (``engine.GameRecord``): its seats, every step with its
+    source. The seed only of a game whose seed every view shows from the start
+    (``reproducible``): a service's secret seed would predict its deals (a seat's view
+    of an unfinished game gives none either, ``GameRecord.seen_by``)."""
+    rec = engine.GameRecord.new(
+        game.states[0], seats=[engine.Seat(st["kind"], st.get("bot")) for st in game.seats],
+        seed=game.seed if game.reproducible else None, meta={"event": game.mode})
+    for r in game.history:
+        rec.append(r.player, r.step, r.source)
+    return rec
+
+
+def record(game: Game, seat: int | None) -> dict[str, Any]:
+    """The game's record JSON as ``seat`` (1-based; None: the spectator) may see it: a
+    finished game whole (with its result); an unfinished one as the views show its
+    history (``engine.hidden_steps``): others' plans and starting tiles before their
+    reveal and the tiles dealt to others read ``"step": null``, ``view`` the seat (0 for
+    the spectator, who sees no seat's)."""
+    rec = game_record(game)
+    s = game.state
+    if not s.is_over():
+        rec = rec.seen_by(seat - 1 if seat is not None else -1, game.states)
+    return rec.to_json(s.cat, final=s)
+
+
 def step_context(step: Step, before: State) -> dict[str, str] | None:
     """The public facts of the position before ``step`` that its words depend on, so that
     a history entry reads as it did when it was taken (the board has changed since):

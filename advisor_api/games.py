@@ -89,17 +89,18 @@ class GameService:
             with contextlib.suppress(BaseException):
                 await t
 
-    async def create(self, seats: list[dict[str, Any]], seed: int | None, variable: bool,
-                     mode: str, perspective: int | None = None,
+    async def create(self, seats: list[dict[str, Any]] | None, seed: int | None,
+                     variable: bool | None, mode: str, perspective: int | None = None,
                      catalogue: str | None = None, *, reproducible: bool = False,
-                     takebacks: bool | None = None
+                     takebacks: bool | None = None, record: dict[str, Any] | None = None
                      ) -> tuple[Game, dict[int, str], str | None]:
-        """A new game, the tokens of its seats (seat -> token: every human seat's, in
-        live mode every seat's) and its owner token (a play-mode game with no human
-        seat; else None), which are never shown again."""
+        """A new game (at the last position of ``record``, a game record's JSON, if
+        given), the tokens of its seats (seat -> token: every human seat's, in live mode
+        every seat's) and its owner token (a play-mode game with no human seat; else
+        None), which are never shown again."""
         game, tokens, owner = await self.kept.create(
             seats, seed, variable, mode, perspective, catalogue,
-            reproducible=reproducible, takebacks=takebacks)
+            reproducible=reproducible, takebacks=takebacks, record=record)
         self.ai.kick(game)
         return game, tokens, owner
 

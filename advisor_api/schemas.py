@@ -165,7 +165,15 @@ class SeatIn(_Request):
 
 
 class CreateGame(_Request):
-    seats: list[SeatIn] = Field(min_length=2, max_length=4)
+    seats: list[SeatIn] | None = Field(
+        None, min_length=2, max_length=4, description="2-4 seats (required without a "
+        "record; with one, one per player of the record, default the record's: a human "
+        "seat stays human, an AI or bot seat is an AI seat with its bot)")
+    record: dict[str, Any] | None = Field(
+        None, description="a game record (mombasa-game/1, docs/engine.md): the game is "
+        "created at its last position with its history, every step replayed and checked "
+        "(422 naming the step, e.g. record.steps[17], and why; nothing stored). Its seed "
+        "is not used: what follows is dealt as for a new game")
     seed: int | None = Field(
         None, ge=0, le=SEED_MAX, description="the seed the service deals from; play mode: "
         "only with reproducible: true (whoever knows it can predict every card). Default: "
@@ -178,7 +186,8 @@ class CreateGame(_Request):
         None, description="play mode: whether a seat may take back its own last move "
         "(default: yes with one human seat, no with two or more); live mode always "
         "corrects")
-    variable: bool = False
+    variable: bool = Field(False, description="the variable setup (with a record: the "
+                           "record's)")
     mode: Literal["play", "live"] = "play"
     perspective: int | None = Field(
         None, ge=1, le=4, description="'I am seat N': the seat whose view, suggestions and "
@@ -289,6 +298,46 @@ class CreatedGame(GameView):
         None, description="a play-mode game with no human seat (null for the others): "
         "the secret token that stops, resumes and deletes it ('Authorization: Bearer "
         "<token>'). Only in this answer")
+
+
+class RecordSeat(_Answer):
+    kind: str = Field(description="human, ai (the service's AI seat) or bot (an arena bot)")
+    bot: str | None = None
+    name: str | None = None
+
+
+class RecordStep(_Answer):
+    """``player`` 1-based (null: chance); ``step`` notation (null: hidden from this view);
+    ``source`` human, ai, bot, chance, report or unseen."""
+
+    player: int | None
+    step: str | None
+    source: str
+
+
+class RecordResult(_Answer):
+    totals: list[int]
+    winners: list[int] = Field(description="1-based seats")
+
+
+class GameRecordOut(_Answer):
+    """A game record, format mombasa-game/1 (docs/engine.md, "Game records"): ``catalogue``
+    the fingerprint of the components played; ``seed`` null unless the game is over and
+    reproducible (a service's secret seed is never given); ``view`` null: every step (a
+    finished game), a seat: what that seat may see of an unfinished game, 0: the
+    spectator's (no seat's hidden steps); ``result`` a finished game's totals and
+    winners (1-based)."""
+
+    format: str
+    players: int
+    variable: bool
+    catalogue: str
+    seed: int | None
+    seats: list[RecordSeat]
+    view: int | None
+    meta: dict[str, str]
+    steps: list[RecordStep]
+    result: RecordResult | None = None
 
 
 class StopRequest(_Request):

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 
 import engine
-from advisor_api import access, catalogues, searches, web
+from advisor_api import access, catalogues, game_views, searches, web
 from advisor_api.analysis import make_plan, observation_for_decider
 from advisor_api.errors import Conflict
 from advisor_api.game_model import Game
@@ -21,6 +21,7 @@ from advisor_api.schemas import (
     CreatedGame,
     CreateGame,
     GameDeleted,
+    GameRecordOut,
     GameView,
     MoveRequest,
     OptionalSeatQuery,
@@ -38,8 +39,14 @@ GAME_ERRORS = errors(401, 403, 404, 409, 413, 415, 422, 503)
 
 
 def _check_new_game(svc: Service, req: CreateGame) -> bool:
-    """429 if this client may not create the game now; whether it is an AI game."""
-    ai = req.mode == "play" and any(s.kind == "ai" for s in req.seats)
+    """429 if this client may not create the game now; whether it is an AI game (a
+    record's seats count when the request gives none)."""
+    kinds: list[Any] = [s.kind for s in req.seats or []]
+    if req.seats is None and req.record is not None:
+        raw = req.record.get("seats")
+        kinds = [s.get("kind") for s in raw if isinstance(s, dict)] \
+            if isinstance(raw, list) else []
+    ai = req.mode == "play" and any(k in ("ai", "bot") for k in kinds)
     svc.limits.check_game(CLIENT.get(), ai)
     return ai
 
@@ -53,12 +60,19 @@ async def create_game(req: CreateGame, svc: ServiceDep) -> dict[str, Any]:
     seat, seat 1 if none) with ``tokens``, the secret token of every human seat (live
     mode: of every seat), and ``links`` to the page for each; a game with no human seat
     (play mode) has ``owner_token`` instead, which stops, resumes and deletes it. They
-    are never shown again. 429 over the client's games per minute or AI games."""
+    are never shown again. 429 over the client's games per minute or AI games.
+
+    With ``record`` (a game record, mombasa-game/1) the game begins at the record's
+    last position with its history: the record is replayed step by step, and a step
+    that cannot be played where it stands (illegal, hidden in a seat's view, under other
+    components) is a 422 naming it (``record.steps[17]``) and why; nothing is stored.
+    The seats default to the record's; what follows is dealt from the service's secret."""
     ai = _check_new_game(svc, req)
     game, tokens, owner = await svc.games.create(
-        [s.model_dump() for s in req.seats], req.seed, req.variable, req.mode,
+        None if req.seats is None else [s.model_dump() for s in req.seats], req.seed,
+        req.variable if "variable" in req.model_fields_set else None, req.mode,
         req.perspective, req.catalogue, reproducible=req.reproducible,
-        takebacks=req.takebacks)
+        takebacks=req.takebacks, record=req.record)
     svc.limits.game_created(CLIENT.get(), game, ai)
     links = {str(k): f"/#game={game.id}&seat={k}&token={tok}" for k, tok in tokens.items()}
     links["spectator"] = f"/#game={game.id}"
@@ -85,6 +99,24 @@ async def get_game(game_id: str, token: access.SeatToken, svc: ServiceDep,
         await svc.games.touch(game)
     await svc.games.wait(game, wait)
     return svc.games.view(game, seat)
+
+
+@router.get("/v1/games/{game_id}/record", response_model=GameRecordOut,
+            responses=errors(401, 403, 404, 422))
+async def get_record(game_id: str, token: access.SeatToken, svc: ServiceDep,
+                     seat: OptionalSeatQuery = None) -> dict[str, Any]:
+    """The game as a record (mombasa-game/1: seats, every step in notation with its
+    player and source, the result). A finished game: every step. An unfinished one: as
+    the views show its history to the caller (the rules of ``GET /v1/games/{id}``: a
+    seat's token, its seat's view; without one the spectator's, ``view`` 0): others'
+    plans and starting tiles before their reveal, and tiles dealt to others, read
+    ``"step": null``. The seed only of a finished reproducible game."""
+    game = await svc.games.get(game_id)
+    access.check_seat(game, seat)
+    seat = access.viewer(game, token, seat)
+    if token is not None:
+        await svc.games.touch(game)
+    return game_views.record(game, seat)
 
 
 @router.post("/v1/games/{game_id}/steps", response_model=GameView, responses=GAME_ERRORS)
