@@ -1,7 +1,8 @@
 """The ``mombasa`` command line: the typer ``app``, its console entry ``main`` and the
 registration of its commands, each kept in a module of its own (``cli_random``:
 random-game, ``cli_serve``: serve, ``cli_analyse``: analyse, ``cli_play``: play,
-``cli_train``: train-value, ``cli_arena``: arena, ``cli_solve``: the solve group; their
+``cli_train``: train-value, ``cli_arena``: arena, ``cli_review``: review, ``cli_solve``:
+the solve group; their
 shared bot-spec and Ray options are in ``cli_bots``). The names other code imports from
 here (``app``, ``parse_seconds``, ``split_players``, ``_search``) stay importable."""
 
@@ -19,6 +20,7 @@ from advisor_api.cli_catalogue import catalogue_app
 from advisor_api.cli_errors import MombasaGroup
 from advisor_api.cli_play import play_app
 from advisor_api.cli_random import random_app
+from advisor_api.cli_review import review_app
 from advisor_api.cli_serve import serve_app
 from advisor_api.cli_solve import solve_app
 from advisor_api.cli_train import train_app
@@ -60,6 +62,7 @@ app.add_typer(analyse_app)
 app.add_typer(play_app)
 app.add_typer(train_app)
 app.add_typer(arena_app)
+app.add_typer(review_app)
 app.add_typer(solve_app, name="solve")
 app.add_typer(catalogue_app, name="catalogue")
 app.add_typer(bench_app)

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 
 from engine import (
@@ -260,7 +260,18 @@ class MCTS:
         self._win_pounds = 0.0
 
     def search(self, obs: Observation, callback: Callback | None = None,
-               root: Node | None = None) -> SearchResult:
+               root: Node | None = None, only: Sequence[Step] | None = None
+               ) -> SearchResult:
+        """Search the decision of ``obs``'s viewer; ``callback`` gets interim results
+        (False: stop); ``root``: a tree to go on with (a :func:`subtree` of an earlier
+        search, or an earlier result's ``root`` from the same position).
+
+        ``only`` (like chess engines' *searchmoves*): the root's candidates are these
+        legal steps instead of :meth:`candidates`: a search restricted to some steps,
+        or, given the candidates plus a step, one that is sure to try that step. With
+        ``root`` from an earlier search of the same position, ``only=[step]`` spends the
+        iterations on ``step`` alone, every other line kept as it was. A step that is not
+        legal here is a ``ValueError``."""
         cfg = self.config
         st = obs.state
         if st.is_over():
@@ -276,7 +287,7 @@ class MCTS:
         start = clock()
         deadline = start + cfg.time if cfg.time is not None else math.inf
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
-        root_legal, horizon = self._prepare_root(obs, root, cfg.prior_visits)
+        root_legal, horizon = self._prepare_root(obs, root, cfg.prior_visits, only=only)
         # Near a level game a win-chance lead of x is worth x * 2 * scale pounds.
         self._win_pounds = 2.0 * cfg.weights.win_scale * (1.0 + rounds_left(st))
         done = 0
@@ -312,18 +323,34 @@ class MCTS:
         self._prepare_root(obs, root, max(1, self.config.prior_visits), min_candidates=1)
         return root
 
+    def candidates(self, obs: Observation) -> list[Step]:
+        """The root's candidate steps of a search of ``obs`` (without ``only``): every
+        legal step, or at a solved decision the first steps of the solvers' best plans
+        (:func:`search.candidates.candidate_steps`)."""
+        first = self._first(obs)
+        return candidate_steps(first, first.legal_steps())
+
+    def _first(self, obs: Observation) -> State:
+        """The determinization the root's steps and first looks are taken from."""
+        return determinize(obs, random.Random(self.config.seed ^ 0x5EED))
+
     def _prepare_root(self, obs: Observation, root: Node, prior_visits: int,
-                      min_candidates: int = 2) -> tuple[list[Step], int]:
-        """The root's candidate steps and the rollouts' horizon; if there are at least
-        ``min_candidates``, those the root does not hold yet get their first look
-        (``prior_visits`` visits each)."""
+                      min_candidates: int = 2, only: Sequence[Step] | None = None
+                      ) -> tuple[list[Step], int]:
+        """The root's candidate steps (``only``, if given, checked legal) and the
+        rollouts' horizon; if there are at least ``min_candidates``, those the root
+        does not hold yet get their first look (``prior_visits`` visits each)."""
         cfg = self.config
         st = obs.state
         horizon = 99 if cfg.horizon == "game" else max(st.round, 1)
         # The root decision is the searcher's own: its legal steps follow from what it
         # sees, so they are the same in every determinization and are listed once.
-        first = determinize(obs, random.Random(cfg.seed ^ 0x5EED))
-        root_legal = candidate_steps(first, first.legal_steps())
+        first = self._first(obs)
+        legal = first.legal_steps()
+        if only is None:
+            root_legal = candidate_steps(first, legal)
+        else:
+            root_legal = _checked_only(only, legal, st)
         if prior_visits > 0 and len(root_legal) >= min_candidates:
             # A reused subtree lacks the candidates its earlier search never tried.
             fresh = [s for s in root_legal if s not in root.children]
@@ -549,6 +576,18 @@ class MCTS:
             ))
         lines.sort(key=lambda ln: (-ln.visits, -ln.win[me], ln.step))
         return SearchResult(me, lines, iterations, elapsed, iterations, root)
+
+
+def _checked_only(only: Sequence[Step], legal: list[Step], state: State) -> list[Step]:
+    """``only`` without repeats, each step legal at the root, else a ``ValueError``."""
+    allowed = set(legal)
+    for step in only:
+        if step not in allowed:
+            raise ValueError(f"only: {step.text(state.cat)!r} is not a legal step here")
+    out = list(dict.fromkeys(only))
+    if not out:
+        raise ValueError("only: no step given")
+    return out
 
 
 def _past_horizon(state: State, horizon: int) -> bool:
