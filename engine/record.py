@@ -294,7 +294,7 @@ def _read(obj: Any, cat: Catalogue) -> GameRecord:
     fingerprint = _str(obj["catalogue"], "catalogue")
     assert fingerprint is not None
     seed = _int(obj.get("seed"), "seed", 0, (1 << 63) - 1, none=True)
-    view = _int(obj.get("view"), "view", 1, players, none=True)
+    view = _int(obj.get("view"), "view", 0, players, none=True)  # 0: a spectator's
     seats = _read_seats(obj["seats"], players)
     meta = _read_meta(obj.get("meta", {}))
     steps = _read_steps(obj["steps"], players, cat)

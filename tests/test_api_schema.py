@@ -57,4 +57,5 @@ def test_every_operation_is_covered() -> None:
         ("POST", "/v1/games/{game_id}/resume"),
         ("POST", "/v1/catalogues/check"), ("POST", "/v1/catalogues"), ("GET", "/v1/catalogues"),
         ("GET", "/v1/catalogues/{name}"), ("DELETE", "/v1/catalogues/{name}"),
+        ("GET", "/v1/levels"), ("GET", "/v1/games/{game_id}/record"),
     }

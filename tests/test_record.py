@@ -168,3 +168,16 @@ def test_starting_tiles_dealt_to_others_stay_hidden() -> None:
         assert r.step is not None
         if r.step.kind == "deal-tile":
             assert (s.step is None) == (r.step.a != 0)
+
+
+def test_a_spectators_record_reads_back_with_view_zero() -> None:
+    """A spectator (no seat) sees no seat's hidden plan before the reveal; its record
+    says ``view: 0`` and reads back as that view."""
+    rec, states = _planning_in_progress(11)
+    public = rec.seen_by(-1, states)
+    data = public.to_json()
+    assert data["view"] == 0
+    back = GameRecord.from_json(data)
+    assert back.viewer == -1
+    hidden = [r.step is None for r in back.steps]
+    assert hidden == [s.step is None for s in public.steps] and any(hidden)
