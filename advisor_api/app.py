@@ -12,6 +12,8 @@ it with uvicorn. Endpoints (all JSON; see ``docs/api.md`` and ``/docs``):
   ``GET .../events`` (its changes as Server-Sent Events, for pages to stay current),
   ``DELETE /v1/games/{id}``; a seat's view and actions need its token
   (``Authorization: Bearer``, :mod:`advisor_api.access`);
+* ``POST /v1/games/{id}/review``, ``GET .../review[/{job}[/events]]``, ``DELETE
+  .../review/{job}``: a game's review as a job of the search pool, stored with it;
 * ``POST /v1/catalogues/check``, ``POST /v1/catalogues``, ``GET /v1/catalogues``,
   ``GET /v1/catalogues/{name}``, ``DELETE /v1/catalogues/{name}``: component catalogues
   checked, saved under a name, exported, and chosen when creating a game.
@@ -31,7 +33,7 @@ import engine
 from advisor_api import access, docs_pages, guards, http_errors, web
 from advisor_api.body_limit import BodyLimit
 from advisor_api.limits import ClientContext
-from advisor_api.routes import analysis, catalogues, events, games, health, levels
+from advisor_api.routes import analysis, catalogues, events, games, health, levels, review
 from advisor_api.service import Service, end_streams_on_stop
 from advisor_api.settings import Settings
 from advisor_api.version import VERSION
@@ -94,7 +96,7 @@ def create_app(db_path: str | None = None, settings: Settings | None = None, *,
 
     web.install(app)  # the web page at /, its files at /static, GET /v1/catalogue
     docs_pages.install(app)  # /docs and /redoc with local assets (no CDN)
-    for area in (health, analysis, games, events, catalogues, levels):
+    for area in (health, analysis, games, events, review, catalogues, levels):
         access.document_json_only(area.router)  # 415 on every POST
         app.include_router(area.router)
     return app

@@ -82,6 +82,14 @@ CREATE TABLE IF NOT EXISTS game_activity (
     game TEXT PRIMARY KEY REFERENCES games(id),
     touched REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS reviews (
+    game TEXT NOT NULL REFERENCES games(id),
+    id TEXT NOT NULL,
+    created REAL NOT NULL,
+    params TEXT NOT NULL,
+    result TEXT NOT NULL,
+    PRIMARY KEY (game, id)
+);
 """
 
 
@@ -247,7 +255,7 @@ class Store:
         return self._read(read)
 
     def delete_game(self, game: str) -> tuple[bool, list[str]]:
-        """Forget a game: its steps, activity and parameters (one transaction). Returns
+        """Forget a game: its steps, reviews, activity and parameters (one transaction). Returns
         (whether it existed, the catalogue bodies dropped with it: a stored catalogue's
         text that no name and no other game uses)."""
         def write(db: sqlite3.Connection) -> tuple[bool, list[str]]:
@@ -256,10 +264,48 @@ class Store:
             if row is None:
                 return False, []
             db.execute("DELETE FROM steps WHERE game = ?", (game,))
+            db.execute("DELETE FROM reviews WHERE game = ?", (game,))
             db.execute("DELETE FROM game_activity WHERE game = ?", (game,))
             db.execute("DELETE FROM games WHERE id = ?", (game,))
             return True, _drop_unused(db, [row[0]]) if row[0] else []
         return self._write(write)
+
+    # -- reviews (advisor_api.review_jobs: POST /v1/games/{id}/review) ---------------------
+    def put_review(self, game: str, review: str, created: float, params: dict[str, Any],
+                   result: dict[str, Any]) -> bool:
+        """Keep a finished review of a game, begun at ``created`` (epoch seconds), in one
+        transaction; False, and nothing written, if the game is gone (deleted while the
+        review ran)."""
+        def write(db: sqlite3.Connection) -> bool:
+            cur = db.execute(
+                "INSERT INTO reviews (game, id, created, params, result) SELECT ?, ?, ?, ?, ? "
+                "WHERE EXISTS (SELECT 1 FROM games WHERE id = ?)",
+                (game, review, created, json.dumps(params, sort_keys=True),
+                 json.dumps(result, separators=(",", ":")), game))
+            return cur.rowcount > 0
+        return self._write(write)
+
+    def reviews(self, game: str) -> list[tuple[str, float, dict[str, Any]]]:
+        """A game's stored reviews, oldest first: (id, created, parameters)."""
+        return self._read(lambda db: [
+            (r[0], float(r[1]), json.loads(r[2])) for r in db.execute(
+                "SELECT id, created, params FROM reviews WHERE game = ? ORDER BY created, id",
+                (game,))])
+
+    def review(self, game: str, review: str
+               ) -> tuple[float, dict[str, Any], dict[str, Any]] | None:
+        """One stored review: (created, parameters, result), None if there is none."""
+        def read(db: sqlite3.Connection) -> tuple[float, dict[str, Any], dict[str, Any]] | None:
+            row = db.execute("SELECT created, params, result FROM reviews WHERE game = ? "
+                             "AND id = ?", (game, review)).fetchone()
+            return None if row is None else (float(row[0]), json.loads(row[1]),
+                                              json.loads(row[2]))
+        return self._read(read)
+
+    def delete_review(self, game: str, review: str) -> bool:
+        """Forget a stored review; False if there was none."""
+        return self._write(lambda db: db.execute(
+            "DELETE FROM reviews WHERE game = ? AND id = ?", (game, review)).rowcount > 0)
 
     # -- catalogues ------------------------------------------------------------------------
     def put_catalogue(self, name: str, sha256: str, body: str, summary: dict[str, Any],

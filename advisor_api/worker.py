@@ -18,7 +18,9 @@ process's resident memory in bytes (the pool recycles a process above
 
 Kinds: ``analyse`` (ISMCTS of an observation; returns its root statistics, a
 :class:`search.parallel.RootStats`, and the exact solvers' plans for the decision),
-``bot`` (a bot's whole move; returns an :class:`engine.Move`).
+``bot`` (a bot's whole move; returns an :class:`engine.Move`), ``review`` (a game
+record's review, :func:`search.review.review_record`; its progress as ``{"done",
+"total"}`` messages, its answer the review's JSON; :mod:`advisor_api.review_jobs`).
 
 Extra kinds (tests only): :func:`worker_main` takes ``extra_tasks``, the dotted name of a
 module whose ``TASKS`` dict (kind -> function, as :data:`TASKS`) the process imports at
@@ -42,11 +44,12 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from advisor_api.solvers import solve_decision
-from engine import Move, observation_from_json
+from engine import GameRecord, Move, observation_from_json
 from search.bot_specs import make_bot, search_config
 from search.mcts import MCTS, SearchConfig, SearchResult, principal_variation
 from search.pacing import Pacer
 from search.parallel import RootStats
+from search.review import review_record
 
 Task = dict[str, Any]
 
@@ -163,9 +166,29 @@ def run_bot(task: Task, session: Session | None = None) -> Move:
     return bot.choose(obs)
 
 
+def run_review(task: Task, session: Session | None = None) -> dict[str, Any]:
+    """The review of ``task["record"]`` (a ``mombasa-game/1`` record's JSON) for
+    ``task["seats"]`` (0-based), at ``task["iterations"]`` or ``task["seconds"]`` a
+    decision, ``task["all_seeing"]``, paced by ``session``: a progress message
+    ``{"done", "total"}`` (decisions) as it goes; the review's JSON. A stop raises
+    :class:`search.review.ReviewStopped` (the pool has dropped the job by then)."""
+    session = session or Session()
+    record = GameRecord.from_json(task["record"])
+
+    def progress(done: int, total: int) -> None:
+        session.progress({"done": done, "total": total})
+
+    review = review_record(record, task["seats"], iterations=task.get("iterations"),
+                           seconds=task.get("seconds"),
+                           all_seeing=bool(task.get("all_seeing")), pacer=session,
+                           progress=progress, seed=int(task.get("seed", 0)))
+    result: dict[str, Any] = review.to_json()
+    return result
+
+
 TaskFn = Callable[[Task, Session], Any]
 
-TASKS: dict[str, TaskFn] = {"analyse": run_analysis, "bot": run_bot}
+TASKS: dict[str, TaskFn] = {"analyse": run_analysis, "bot": run_bot, "review": run_review}
 
 
 def rss_bytes() -> int:

@@ -58,4 +58,9 @@ def test_every_operation_is_covered() -> None:
         ("POST", "/v1/catalogues/check"), ("POST", "/v1/catalogues"), ("GET", "/v1/catalogues"),
         ("GET", "/v1/catalogues/{name}"), ("DELETE", "/v1/catalogues/{name}"),
         ("GET", "/v1/levels"), ("GET", "/v1/games/{game_id}/record"),
+        ("POST", "/v1/games/{game_id}/review"), ("GET", "/v1/games/{game_id}/review"),
+        ("GET", "/v1/games/{game_id}/review/{job_id}"),
+        ("DELETE", "/v1/games/{game_id}/review/{job_id}"),
+        ("GET", "/v1/games/{game_id}/review/{job_id}/events"),
+        ("GET", "/v1/games/{game_id}/review/{job_id}/positions/{index}"),
     }

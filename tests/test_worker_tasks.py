@@ -14,8 +14,8 @@ from tests.worker_tasks import WORKER_TASKS
 
 
 def test_the_service_table_has_no_test_kinds() -> None:
-    assert set(worker.TASKS) == {"analyse", "bot"}
-    assert set(worker.task_table()) == {"analyse", "bot"}
+    assert set(worker.TASKS) == {"analyse", "bot", "review"}
+    assert set(worker.task_table()) == {"analyse", "bot", "review"}
 
 
 def test_extra_tasks_add_kinds_by_module_name() -> None:

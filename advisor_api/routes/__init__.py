@@ -6,6 +6,8 @@ by :func:`advisor_api.app.create_app`:
 * :mod:`~advisor_api.routes.games`: ``/v1/games`` and a game's view, steps, moves,
   chance, undo, analysis, score, catalogue, deletion;
 * :mod:`~advisor_api.routes.events`: ``GET /v1/games/{id}/events`` (Server-Sent Events);
+* :mod:`~advisor_api.routes.review`: ``/v1/games/{id}/review`` (review jobs, their
+  progress, results and positions);
 * :mod:`~advisor_api.routes.catalogues`: ``/v1/catalogues``;
 * :mod:`~advisor_api.routes.levels`: ``GET /v1/levels`` (the playing levels).
 
