@@ -47,6 +47,12 @@ export const api = {
   undo: (id, seat) => call("POST", `/v1/games/${encodeURIComponent(id)}/undo`, { seat }, undefined, auth(seat)),
   score: (id) => call("GET", `/v1/games/${encodeURIComponent(id)}/score`),
   gameCatalogue: (id) => call("GET", `/v1/games/${encodeURIComponent(id)}/catalogue`),
+  // a game's reviews (review.js), with the token of ``seat`` (the seat reviewed)
+  startReview: (id, body, seat) => call("POST", `/v1/games/${encodeURIComponent(id)}/review`, body, undefined, auth(seat)),
+  reviews: (id, seat) => call("GET", `/v1/games/${encodeURIComponent(id)}/review`, undefined, undefined, auth(seat)),
+  reviewJob: (id, job, seat) => call("GET", `/v1/games/${encodeURIComponent(id)}/review/${encodeURIComponent(job)}`, undefined, undefined, auth(seat)),
+  cancelReview: (id, job, seat) => call("DELETE", `/v1/games/${encodeURIComponent(id)}/review/${encodeURIComponent(job)}`, undefined, undefined, auth(seat)),
+  reviewPosition: (id, job, index, seat) => call("GET", `/v1/games/${encodeURIComponent(id)}/review/${encodeURIComponent(job)}/positions/${index}`, undefined, undefined, auth(seat)),
   // component catalogues: the list, one file (export), check, save, delete
   catalogues: () => call("GET", "/v1/catalogues"),
   catalogueFile: (name) => call("GET", `/v1/catalogues/${encodeURIComponent(name)}`),

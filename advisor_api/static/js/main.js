@@ -15,6 +15,7 @@ import { render, renderLegalList } from "./render.js";
 import { app } from "./state.js";
 import { NARROW, resetPanes, wireLayout } from "./layout.js";
 import { suggest } from "./suggest.js";
+import { wireReview } from "./review.js";
 import { $, message, setUi, showError } from "./ui.js";
 
 async function main() {
@@ -39,6 +40,7 @@ async function main() {
   $("#ng-cancel").addEventListener("click", () => $("#new-game").close());
   $("#ng-open").addEventListener("click", openById);
   wireCatalogueScreen();
+  wireReview();
   $("#ng-edit-catalogue").addEventListener("click", () => { $("#new-game").close(); openCatalogueScreen(); });
   $("#legal-filter").addEventListener("input", () => app.ctx && renderLegalList(app.ctx));
   // the players' boards are drawn for the width (stacked on a narrow screen)
