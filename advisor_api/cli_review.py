@@ -22,6 +22,7 @@ from advisor_api.cli_errors import catalogue_setting, fail, kind_of, read_json, 
 review_app = typer.Typer()
 
 CLASS_STYLE = {"inaccuracy": "yellow", "mistake": "dark_orange", "blunder": "bold red"}
+PLURAL = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
 
 
 def parse_seats(text: str, players: int) -> list[int]:
@@ -83,7 +84,7 @@ def _tallies(answer: dict[str, Any], out: Console) -> None:
         last = f", last estimate: win {curve[-1]['win']:.0%}, {curve[-1]['money']:.0f} pounds" \
             if curve else ""
         out.print(f"P{seat}: {len(mine)} decisions, "
-                  + ", ".join(f"{n} {c}{'s' if n != 1 else ''}" for c, n in counts.items())
+                  + ", ".join(f"{n} {c if n == 1 else PLURAL[c]}" for c, n in counts.items())
                   + last, highlight=False)
     for d in answer["decisions"]:
         note = d["solver"]
@@ -150,8 +151,9 @@ def review(
     record = read_record(record_file)
     chosen = parse_seats(seats, record.players) if seats is not None else None
     if all_seeing and record.viewer is not None:
-        unusable("RECORD", record_file, f"P{record.viewer + 1}'s view of the game: "
-                 "--all-seeing needs a record with every step")
+        who = "a spectator's" if record.viewer < 0 else f"P{record.viewer + 1}'s"
+        unusable("RECORD", record_file, f"{who} view of the game: --all-seeing needs a "
+                 "record with every step")
     try:
         result = _run(record, chosen, iterations, seconds, all_seeing, seed, err)
     except engine.RecordError as exc:

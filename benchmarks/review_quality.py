@@ -4,11 +4,10 @@
   review gives the search's own step and a uniformly random other legal step at the
   same position (same budget, same seed): the two distributions, and the class
   thresholds the rule below draws from them (``search.review.THRESHOLDS`` holds them);
-* ``quality``: over games of the strong search against a weak bot, how many of each
-  side's steps the review flags; and over the strong search's self-play games in which
-  some of seat 1's steps were replaced by random ones at recorded indices, how many of
-  the replaced steps the review classes as mistakes or blunders and how many of the
-  search's own steps it flags (false alarms);
+* ``quality``: games of the strong search against a weak bot in which some of the
+  strong side's steps were replaced by random ones at recorded indices: how many of
+  the replaced steps the review classes as mistakes or blunders, how many of the
+  search's own steps it flags (false alarms), and how many of the weak bot's;
 * ``speed``: one two-player game reviewed for both seats at a budget and at 4x that
   budget: the time, and how often the two agree on the best step and on the class.
 
@@ -122,13 +121,13 @@ class Losses:
 
 
 def measure_losses(games: int, seed: int, every: int, iterations: int,
-                   log: Callable[[str], None]) -> Losses:
+                   log: Callable[[str], None], strong: str = STRONG) -> Losses:
     """Strong self-play games; at every ``every``-th decision of the game's first seat
     with a choice, judge the search's step and a random other step."""
     out = Losses()
     cfg = search_config(iterations=iterations, seed=seed)
     for g in range(games):
-        rec, _, _ = play_recorded([STRONG, STRONG], seed + g)
+        rec, _, _ = play_recorded([strong, strong], seed + g)
         states = rec.replay()
         rng = random.Random(seed + g)
         k = 0
@@ -208,53 +207,43 @@ def _add(total: dict[str, int], part: dict[str, int]) -> None:
         total[k] = total.get(k, 0) + v
 
 
-def strong_weak(games: int, seed: int, iterations: int, log: Callable[[str], None]
-                ) -> dict[str, Any]:
-    """Games of the strong search against the weak bot (seats alternate), reviewed for
-    both seats."""
-    strong: dict[str, int] = {}
-    weak: dict[str, int] = {}
-    for g in range(games):
-        specs = [STRONG, WEAK] if g % 2 == 0 else [WEAK, STRONG]
-        rec, _, _ = play_recorded(specs, seed + g)
-        review = review_record(rec, iterations=iterations, seed=seed + g)
-        s = specs.index(STRONG)
-        _add(strong, _tally(review, s, set()))
-        _add(weak, _tally(review, 1 - s, set()))
-        log(f"strong/weak game {g + 1}/{games}: strong {strong}, weak {weak}")
-    return {"games": games, "strong": STRONG, "weak": WEAK,
-            "strong_steps": strong, "weak_steps": weak}
-
-
-def injected(games: int, seed: int, iterations: int, per_game: int,
-             log: Callable[[str], None]) -> dict[str, Any]:
-    """Strong self-play games with ``per_game`` of seat 1's choices (drawn among its
-    first 90) replaced by random steps; seat 1 reviewed."""
+def quality(games: int, seed: int, iterations: int, per_game: int,
+            log: Callable[[str], None], strong: str = STRONG, weak: str = WEAK
+            ) -> dict[str, Any]:
+    """Games of the strong search against the weak bot (seats alternate), in which
+    ``per_game`` of the strong seat's choices (drawn among its first 90) were replaced
+    by random steps; both seats reviewed. The replaced steps' classes, the strong
+    search's own steps flagged (false alarms) and the weak bot's."""
     replaced: dict[str, int] = {"steps": 0, "flagged": 0, "serious": 0}
     classes = dict.fromkeys(["none", *CLASSES], 0)
     own: dict[str, int] = {}
-    losses = []
+    other: dict[str, int] = {}
+    losses: dict[str, list[tuple[float, float]]] = {"replaced": [], "strong": [], "weak": []}
     for g in range(games):
         rng = random.Random(seed + g)
-        targets = set(rng.sample(range(90), per_game))
-        rec, _, where = play_recorded([STRONG, STRONG], seed + g,
-                                      random_replacer(targets, rng))
-        review = review_record(rec, seats=[0], iterations=iterations, seed=seed + g)
+        specs = [strong, weak] if g % 2 == 0 else [weak, strong]
+        s = g % 2
+        rec, _, where = play_recorded(specs, seed + g,
+                                      random_replacer(set(rng.sample(range(90), per_game)),
+                                                      rng), injected_seat=s)
+        review = review_record(rec, iterations=iterations, seed=seed + g)
+        for d in review.decisions:
+            group = "replaced" if d.index in where else "strong" if d.player == s else "weak"
+            losses[group].append((d.loss_win, d.loss_money))
         by_index = {d.index: d for d in review.decisions}
         for i in where:
-            d = by_index.get(i)
-            cls = d.classification if d is not None else None
+            cls = by_index[i].classification if i in by_index else None
             classes[cls or "none"] += 1
             replaced["steps"] += 1
             replaced["flagged"] += cls is not None
             replaced["serious"] += cls in SERIOUS
-            if d is not None:
-                losses.append((d.loss_win, d.loss_money))
-        _add(own, _tally(review, 0, set(where)))
-        log(f"injected game {g + 1}/{games}: replaced {replaced}, own {own}")
-    return {"games": games, "per_game": per_game, "replaced": replaced,
-            "replaced_classes": classes, "own_steps": own,
-            "replaced_mean_loss": _means(losses)}
+        _add(own, _tally(review, s, set(where)))
+        _add(other, _tally(review, 1 - s, set()))
+        log(f"game {g + 1}/{games}: replaced {replaced}, strong {own}, weak {other}")
+    return {"games": games, "strong": strong, "weak": weak, "per_game": per_game,
+            "replaced": replaced, "replaced_classes": classes, "strong_steps": own,
+            "weak_steps": other,
+            "mean_loss": {k: _means(v) for k, v in losses.items()}}
 
 
 def _means(losses: list[tuple[float, float]]) -> dict[str, float]:
@@ -265,11 +254,11 @@ def _means(losses: list[tuple[float, float]]) -> dict[str, float]:
 
 
 # -- speed -----------------------------------------------------------------------------
-def speed(seed: int, iterations: int, factor: int, log: Callable[[str], None]
-          ) -> dict[str, Any]:
+def speed(seed: int, iterations: int, factor: int, log: Callable[[str], None],
+          strong: str = STRONG) -> dict[str, Any]:
     """One strong self-play game reviewed for both seats at ``iterations`` and at
     ``factor`` times as many: times, and agreement of best steps and classes."""
-    rec, _, _ = play_recorded([STRONG, STRONG], seed)
+    rec, _, _ = play_recorded([strong, strong], seed)
     runs = []
     for budget in (iterations, iterations * factor):
         t0 = time.perf_counter()
@@ -301,18 +290,18 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--games", type=int, default=8)
     t.add_argument("--every", type=int, default=2, help="judge every k-th decision")
     t.add_argument("--seed", type=int, default=500)
-    q = sub.add_parser("quality", help="strong against weak, and injected random steps")
+    q = sub.add_parser("quality", help="strong against weak, random steps put in")
     q.add_argument("--games", type=int, default=20)
-    q.add_argument("--weak-games", type=int, default=None,
-                   help="strong-against-weak games (default: --games)")
     q.add_argument("--per-game", type=int, default=3, help="random steps per game")
     q.add_argument("--seed", type=int, default=0)
     s = sub.add_parser("speed", help="a game reviewed at a budget and at 4x")
     s.add_argument("--seed", type=int, default=7)
     s.add_argument("--factor", type=int, default=4)
+    q.add_argument("--weak", default=WEAK, help="the weak bot's spec")
     for sp in (t, q, s):
         sp.add_argument("--iterations", type=int, default=DEFAULT_ITERATIONS,
                         help="the review's budget a decision")
+        sp.add_argument("--strong", default=STRONG, help="the strong search's bot spec")
         sp.add_argument("--json", default=None, help="write the report here too")
     return p
 
@@ -326,15 +315,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     t0 = time.perf_counter()
     if args.command == "thresholds":
         report = thresholds_report(measure_losses(args.games, args.seed, args.every,
-                                                  args.iterations, log))
+                                                  args.iterations, log, args.strong))
     elif args.command == "quality":
-        weak_games = args.games if args.weak_games is None else args.weak_games
-        report = {"injected": injected(args.games, args.seed, args.iterations,
-                                       args.per_game, log),
-                  "strong_weak": strong_weak(weak_games, args.seed + 1000,
-                                             args.iterations, log)}
+        report = quality(args.games, args.seed, args.iterations, args.per_game, log,
+                         args.strong, args.weak)
     else:
-        report = speed(args.seed, args.iterations, args.factor, log)
+        report = speed(args.seed, args.iterations, args.factor, log, args.strong)
     report = {"command": args.command, "iterations": args.iterations,
               "thresholds": THRESHOLDS.to_json(), **report,
               "elapsed": round(time.perf_counter() - t0, 1)}

@@ -201,6 +201,20 @@ def test_a_seats_review_does_not_depend_on_the_others_hidden_plan() -> None:
     assert fair[0] == fair[1]
 
 
+def test_a_seats_view_is_reviewed_up_to_its_first_hidden_step() -> None:
+    full = _planning_record(["plan one/1 2", "plan ban2/1 3"])
+    view = full.seen_by(1, full.replay())  # P1's plan hidden from P2 before the reveal
+    hidden = next(i for i, r in enumerate(view.steps) if r.step is None)
+    review = review_record(view, seats=[0, 1], iterations=30)
+    assert review.steps_replayed == hidden
+    assert review.decisions and all(d.index < hidden for d in review.decisions)
+    cut = review_record(replace(full, steps=full.steps[:hidden]), seats=[0, 1],
+                        iterations=30)
+    assert cut.to_json() == review.to_json()
+    with pytest.raises(ValueError, match="all_seeing"):
+        review_record(view, all_seeing=True)
+
+
 # -- stopping, options -------------------------------------------------------------------
 class StopAfter(Pacer):
     """Says stop from its ``n``-th checkpoint on."""
