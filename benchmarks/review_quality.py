@@ -49,8 +49,10 @@ from search.review import (
 STRONG = "mcts:iterations=1000"  # about the strength plateau (docs/search.md)
 WEAK = "level:2"  # the novice: a random step in 1 of 20, careless plans
 # The rule drawing the class thresholds from the strong search's own losses: the
-# percentiles of those losses (per measure) where inaccuracy, mistake and blunder begin.
-PERCENTILES = (90.0, 97.5, 99.5)
+# percentiles of those losses (per measure) where inaccuracy, mistake and blunder begin:
+# a strong player's step is an inaccuracy or worse 1 time in 20 by each measure, a
+# mistake or worse 1 in 40, a blunder 1 in 200.
+PERCENTILES = (95.0, 97.5, 99.5)
 FLAGGED = CLASSES  # any class
 SERIOUS = ("mistake", "blunder")
 
@@ -156,7 +158,8 @@ def drawn_thresholds(own: list[tuple[float, float]]) -> Thresholds:
     """The rule: each class begins at :data:`PERCENTILES` of the search's own losses,
     per measure (win chance to 0.005, pounds to 0.5)."""
     arr = np.array(own)
-    win = tuple(round(float(np.percentile(arr[:, 0], p)) / 0.005) * 0.005 for p in PERCENTILES)
+    win = tuple(round(round(float(np.percentile(arr[:, 0], p)) / 0.005) * 0.005, 3)
+                for p in PERCENTILES)
     money = tuple(round(float(np.percentile(arr[:, 1], p)) / 0.5) * 0.5 for p in PERCENTILES)
     return Thresholds(win=(win[0], win[1], win[2]), money=(money[0], money[1], money[2]))
 
@@ -187,7 +190,8 @@ def thresholds_report(losses: Losses) -> dict[str, Any]:
             for who, data in (("own", losses.own), ("random", losses.rand))
             for what, cls in (("flagged", FLAGGED), ("serious", SERIOUS))}
     return {"distributions": table, "percentiles": list(PERCENTILES),
-            "drawn": drawn.to_json(), "shipped": THRESHOLDS.to_json(), "rates": rates}
+            "drawn": drawn.to_json(), "shipped": THRESHOLDS.to_json(), "rates": rates,
+            "losses": {"own": losses.own, "random": losses.rand}}
 
 
 # -- quality ---------------------------------------------------------------------------
