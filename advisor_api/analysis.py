@@ -11,6 +11,9 @@ module turns its :class:`~search.mcts.SearchResult` into MultiPV lines, best fir
 * ``eval``: ``{"pov": "P2", "win": {"P1": .., "P2": ..}, "money": {...}}``, the mean
   utility (a win-probability estimate) and the estimated final money of every player,
   with the point of view (the searching player) named;
+* ``playable``: how many of the move's steps may be played now, and ``stop``, what
+  follows them (``engine.playable_prefix``: a line stops after the reveal of the plans,
+  before a deal or another seat's decision; ``stop`` absent: the seat decides on);
 * ``pv``: the principal variation after the step, ``[{"player": "P1", "step": ...}]``;
 * ``solver``: for an expansion or bookkeeping step, the exact solver's route or
   purchase, when :mod:`search.solvers` provides one.
@@ -228,6 +231,7 @@ def format_lines(obs: Observation, result: SearchResult, multipv: int, seed: int
     out: list[dict[str, Any]] = []
     for rank, line in enumerate(result.lines[:multipv], start=1):
         steps = continuation(base, line, me) if line.step in legal else [line.step]
+        playable, stop = engine.playable_prefix(base, me, steps)
         entry: dict[str, Any] = {
             "rank": rank,
             "step": step_out(line.step, st),
@@ -240,6 +244,8 @@ def format_lines(obs: Observation, result: SearchResult, multipv: int, seed: int
                      "money": {names[i]: round(m, 2) for i, m in enumerate(line.money)}},
             "pv": [{"player": player_name(p), "step": s.text(cat)} for p, s in line.pv],
             "pv_text": " | ".join(f"{player_name(p)} {s.text(cat)}" for p, s in line.pv),
+            "playable": playable,
+            "stop": stop,
         }
         plan = solver_for_line(solved or {}, line.step, [s.text(cat) for s in steps], st)
         if plan is not None:

@@ -6,8 +6,10 @@ suggestions of a short search (numbered s1, s2...: typing 's1' plays one), 'c' f
 the codes shown mean, 'b' for the board and 'q' to quit.
 
 A move of several steps is played step by step while it stays that player's decision:
-it stops before new information (a card, book or tile dealt, the reveal of the plans,
-another player's turn), says what was played and what was not, and asks again.
+it stops at new information (after the reveal of the plans; before a card, book or tile
+dealt or another player's turn: ``engine.playable_prefix``, the rule the service and
+the page play suggested lines by), says what was played and what was not, and asks
+again.
 
 ``--record FILE`` writes the game's record (``engine.GameRecord``, mombasa-game/1: the
 human seat's steps with source ``human``, the AI's ``bot``, chance ``chance``) after
@@ -310,53 +312,67 @@ def _human_step(s: engine.State, me: int, console: Console, hint_time: float,
             return nxt
 
 
-def _stop_reason(before: engine.State, after: engine.State, me: int) -> str | None:
-    """Why a move must not go on after a step led from ``before`` to ``after`` (new
-    information or someone else's turn), or None."""
-    d = after.decision
-    if after.is_over():
-        return "the game is over"
-    if d.kind == "chance":
-        return "a card, book or tile is dealt first (new information)"
-    if d.player != me:
-        return f"it is P{d.player + 1}'s decision"
-    if before.decision.hidden and not d.hidden:
-        return "the plans are revealed first (new information)"
-    return None
+# Why a pasted move stops (engine.playable_prefix's reasons), in words.
+STOP_WORDS = {
+    "reveal": "the plans are revealed first (new information)",
+    "chance": "a card, book or tile is dealt first (new information)",
+    "over": "the game is over",
+}
+
+
+def _stop_words(why: str | None, after: engine.State, rest: str, error: str) -> str:
+    """Why a move stopped where it did (``after``: the state reached; ``rest``: the first
+    step not played; ``error``: why that step is not legal, for ``illegal``)."""
+    if why == "other-seat":
+        return f"it is P{after.decision.player + 1}'s decision"
+    if why in STOP_WORDS:
+        return STOP_WORDS[why]
+    return f"{rest!r} is not legal now: {error}"
+
+
+def _parse_line(parts: list[str], cat: engine.Catalogue) -> tuple[list[engine.Step], str]:
+    """The steps of ``parts`` up to the first that does not parse, and why it does not
+    ('' when all do)."""
+    steps: list[engine.Step] = []
+    for part in parts:
+        try:
+            steps.append(engine.Step.parse(part, cat))
+        except engine.NotationError as exc:
+            return steps, str(exc)
+    return steps, ""
 
 
 def _play_move(s: engine.State, me: int, text: str, console: Console,
                echo: bool = False) -> list[engine.Step] | None:
-    """Play the steps of ``text`` (one step, or a move: steps joined by '; ') in order
-    while they stay legal and the decision stays ours; None if its first step is not
-    accepted (nothing is played). What was played is said for a move (or with
+    """Play the steps of ``text`` (one step, or a move: steps joined by '; ') in order up
+    to what this player has not seen (``engine.playable_prefix``: the reveal of the
+    plans, a deal, another player's decision) or an illegal step; None if its first step
+    is not accepted (nothing is played). What was played is said for a move (or with
     ``echo``, for a suggestion picked by its number)."""
     parts = [p.strip() for p in text.split(";") if p.strip()]
-    cur, played, why = s, 0, None
-    steps: list[engine.Step] = []
-    for part in parts:
+    steps, error = _parse_line(parts, s.cat)
+    played, why = engine.playable_prefix(s, me, steps)
+    cur = s
+    for step in steps[:played]:
+        cur = cur.apply(step, me)
+    if why == "illegal":
         try:
-            step = engine.Step.parse(part, cur.cat)
-            nxt = cur.apply(step)
-        except (engine.NotationError, engine.IllegalStep) as exc:
-            if not played:
-                console.print(f"not accepted: {exc}", markup=False)
-                return None
-            why = f"{part!r} is not legal now: {exc}"
-            break
-        played += 1
-        steps.append(step)
-        why = _stop_reason(cur, nxt, me)
-        cur = nxt
-        if why is not None:
-            break
+            cur.apply(steps[played], me)
+        except engine.IllegalStep as exc:
+            error = str(exc)
+    elif played == len(steps) and played < len(parts):
+        why = "illegal"  # a step that does not parse
+    if not played:
+        console.print(f"not accepted: {error}", markup=False)
+        return None
     if len(parts) > 1 or echo:
         rest = parts[played:]
         note = f"played: {'; '.join(parts[:played])}"
         if rest:
-            note += f" - not played: {'; '.join(rest)} ({why}; decide again)"
+            note += (f" - not played: {'; '.join(rest)} "
+                     f"({_stop_words(why, cur, rest[0], error)}; decide again)")
         console.print(note, markup=False)
-    return steps
+    return steps[:played]
 
 
 def _show_codes(s: engine.State, me: int, legal: list[engine.Step],

@@ -1,12 +1,19 @@
 """The moves of people: a step or a whole move read from notation or JSON, checked
-against whose turn it is, and applied all or nothing (409 naming the step); a chance
-outcome reported at a live table. In memory only: the rows returned are for
-:meth:`GameStore.commit <advisor_api.game_store.GameStore.commit>` to store."""
+against whose turn it is, and applied all or nothing (409 naming the step); a suggested
+line played up to what the seat has not seen yet (:class:`Line`); a chance outcome
+reported at a live table. In memory only: the rows returned are for
+:meth:`GameStore.commit <advisor_api.game_store.GameStore.commit>` to store.
+
+Nothing plays past what the seat has seen (``engine.playable_prefix``, the one rule): a
+whole move that goes on after the reveal of the plans is refused (409 naming the step);
+a line is played up to the reveal, a deal or another seat's decision, and no further."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
+import engine
 from advisor_api.analysis import player_name
 from advisor_api.errors import Conflict, InvalidInput
 from advisor_api.game_model import Game, Record
@@ -64,16 +71,47 @@ def check_turn(game: Game, seat: int, *, ai: bool = False) -> None:
         raise Conflict(f"seat {seat} is an AI seat: it moves by itself", field="seat")
 
 
+@dataclass
+class Line:
+    """A move as ``POST .../moves`` posts it: with ``partial`` (a suggested line), played
+    up to the first new information or another seat's decision, complete or not; else
+    whole or not at all. :func:`submission` sets ``played`` (the steps played) and
+    ``stop`` (what follows them: ``engine.playable_prefix``'s reason; None: the seat
+    decides on)."""
+
+    raw: Any
+    partial: bool = False
+    played: int = 0
+    stop: str | None = None
+
+
+# What a seat sees when a line stops at new information, for the 409 of a whole move.
+NEW_INFORMATION = {"reveal": "the plans (or starting tiles) are revealed"}
+
+
 def submission(game: Game, seat: int, raw: Any, whole_move: bool) -> list[Row]:
-    """A person's step or whole move (live mode: any player's, reported), checked and
-    applied in memory; the rows to store."""
+    """A person's step, or whole move or suggested line (``raw`` a :class:`Line`; live
+    mode: any player's, reported), checked and applied in memory; the rows to store."""
     check_turn(game, seat)
+    line = raw if isinstance(raw, Line) else Line(raw)
     if whole_move:
-        steps = parse_move(raw, seat, game.state)
+        steps = parse_move(line.raw, seat, game.state)
     else:
-        steps = [parse_step(raw, game.state, "step")]
+        steps = [parse_step(line.raw, game.state, "step")]
+    played, why = engine.playable_prefix(game.state, seat - 1, steps)
+    if line.partial:
+        if why == "illegal":  # 409 naming the step, nothing played
+            _apply_steps(game.state, seat - 1, steps[:played + 1], True)
+        steps = steps[:played]
+    elif why in NEW_INFORMATION and played < len(steps):
+        raise Conflict(f"steps[{played}]: the move goes on past new information: "
+                       f"{NEW_INFORMATION[why]} after steps[{played - 1}]; end the move "
+                       "there and send the rest once seen (or post it with partial: "
+                       "true)", field="move")
     source = "human" if game.mode == "play" else "report"
-    return play(game, seat, steps, source, whole_move)
+    rows = play(game, seat, steps, source, whole_move and not line.partial)
+    line.played, line.stop = len(steps), why
+    return rows
 
 
 def play(game: Game, seat: int, steps: list[Step], source: str,

@@ -112,6 +112,10 @@ class PvStep(_Answer):
     step: str
 
 
+# What may come after the playable steps of a line (engine.playable_prefix).
+STOPS = "reveal, chance, other-seat, over, illegal"
+
+
 class LineOut(_Answer):
     rank: int
     step: StepOut
@@ -121,6 +125,12 @@ class LineOut(_Answer):
     eval: Evaluation
     pv: list[PvStep]
     pv_text: str
+    playable: int = Field(description=(
+        "how many of move.steps may be played now: up to the first new information (the "
+        "reveal of the plans, a deal) or another seat's decision (engine.playable_prefix)"
+        "; POST .../moves with partial plays exactly these"))
+    stop: str | None = Field(None, description=(
+        f"what comes after the playable steps ({STOPS}); absent: the seat decides on"))
     solver: dict[str, Any] | None = Field(
         None, description="expansion / bookkeeping: the exact solver's plan (when available)")
 
@@ -212,6 +222,10 @@ class MoveRequest(_Request):
     move: str | dict[str, Any] | list[StepValue] = Field(
         description="notation ('goods cof1/1; buy L2; unit CAI'), move JSON "
                     "({player, steps}), or a list of steps")
+    partial: bool = Field(False, description=(
+        "a suggested line: play its steps up to the first new information (the reveal "
+        "of the plans, a card, book or tile dealt) or another seat's decision, and not "
+        "the rest; it need not end the turn. Default: a whole move, all or nothing"))
 
 
 class ChanceRequest(_Request):
@@ -286,6 +300,14 @@ class GameView(_Answer):
     stopped: bool = Field(description="the AI seats are stopped (POST .../stop): they do "
                           "not move, not even after a restart, until POST .../resume")
     steps: int
+
+
+class MovePlayed(GameView):
+    played: int = Field(description="the steps of the move played (partial: up to the "
+                        "first new information; else all of them)")
+    stop: str | None = Field(description=(
+        f"what came after the steps played ({STOPS}): why a line stopped there; null: "
+        "the seat decides on"))
 
 
 class CreatedGame(GameView):

@@ -25,7 +25,7 @@ from engine.catalogue import (
     load_catalogue,
 )
 from engine.invariants import check_invariants
-from engine.moves import apply_move, group_moves
+from engine.moves import apply_move, group_moves, playable_prefix
 from engine.observation import Observation, determinize, observe
 from engine.primitives import HIDDEN, bits
 from engine.record import GameRecord, RecordError, Seat, hidden_steps
@@ -49,7 +49,7 @@ __all__ = [
     # (a position's moves are its methods: s.decision, s.legal_steps(), s.apply(step),
     # s.apply_unchecked(step), s.sample_chance(), s.chance_outcomes(), s.random_step(rng))
     "new_game", "State", "PlayerState", "Decision", "Step", "Move", "STEP_KINDS",
-    "apply_move", "group_moves", "IllegalStep", "NotationError",
+    "apply_move", "group_moves", "playable_prefix", "IllegalStep", "NotationError",
     # chance, hidden information, scoring
     "Observation", "observe", "determinize", "HIDDEN", "Score", "score", "winners",
     "ROUNDS",

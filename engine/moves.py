@@ -1,4 +1,5 @@
-"""Moves: a player's whole turn, the steps one decider takes before someone else decides.
+"""Moves: a player's whole turn, the steps one decider takes before someone else decides;
+how much of a line of steps a seat may play before it sees something new.
 
 >>> import engine
 >>> s = engine.new_game(players=2, seed=2)
@@ -12,7 +13,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from engine.rules import IllegalStep
 from engine.state import State
@@ -66,3 +67,53 @@ def group_moves(history: Iterable[tuple[int, Step]]) -> list[Move]:
     if cur:
         moves.append(Move(cur_player if cur_player is not None else -1, tuple(cur)))
     return moves
+
+
+def playable_prefix(s: State, viewer: int, steps: Sequence[Step]) -> tuple[int, str | None]:
+    """How much of a line of ``viewer``'s steps may be played from ``s`` without playing
+    past what ``viewer`` has seen: ``(k, why)``, ``steps[:k]`` playable, ``why`` what
+    comes after them (``None``: ``viewer`` decides on, with nothing new to see).
+
+    The line stops after the step that reveals the plans or the starting tiles
+    (``"reveal"``: the rulebook's "as soon as all players are finished placing their
+    cards ... turn all cards face up"; what the others planned is new information), and
+    before a step that comes at a chance event (``"chance"``: a card, book, tile or track
+    dealt), at another seat's decision (``"other-seat"``), at the end of the game
+    (``"over"``) or that is illegal where it stands (``"illegal"``). The one rule for
+    every place that plays a suggested line (the service's ``POST .../moves``, its
+    analysis' ``playable``, the page, ``mombasa play``).
+
+    >>> import engine
+    >>> s = engine.new_game(players=2, seed=2)
+    >>> while s.decision.kind == "chance":
+    ...     s = s.apply(s.sample_chance())
+    >>> rest = [Step.parse(t, s.cat) for t in ("rest cof1/1 ban1/1 exp2/1", "ready")]
+    >>> playable_prefix(s, 0, rest)
+    (1, 'other-seat')
+    """
+    cur = s
+    for k, step in enumerate(steps):
+        d = cur.decision
+        if cur.is_over():
+            return k, "over"
+        if d.is_chance:
+            return k, "chance"
+        if viewer not in d.deciders:
+            return k, "other-seat"
+        try:
+            nxt = cur.apply(step, viewer)
+        except IllegalStep:
+            return k, "illegal"
+        if nxt.revealed and not cur.revealed:
+            return k + 1, "reveal"
+        cur = nxt
+    return len(steps), _after(cur, viewer)
+
+
+def _after(s: State, viewer: int) -> str | None:
+    """What follows a line played to its end: None while ``viewer`` decides on."""
+    if s.is_over():
+        return "over"
+    if s.decision.is_chance:
+        return "chance"
+    return None if viewer in s.decision.deciders else "other-seat"

@@ -10,7 +10,6 @@ from typer.testing import CliRunner
 
 import engine
 from advisor_api.cli import app
-from advisor_api.cli_play import _stop_reason
 
 runner = CliRunner()
 # The first game's setup is fixed: seat 1 rests cof1/1, ban1/1 and exp2/1, then plans.
@@ -52,15 +51,13 @@ def test_a_move_stops_at_its_first_illegal_step() -> None:
 
 
 def test_a_move_stops_at_new_information() -> None:
-    s = engine.new_game(players=2, seed=1)
-    while s.decision.kind != "plan":
-        s = s.apply(s.sample_chance() if s.decision.is_chance else s.legal_steps()[0])
-    s = s.apply(engine.Step("ready"), player=1)  # P2 has planned: P1 plans last
-    assert s.decision.player == 0
-    after = s.apply(engine.Step("ready"))
-    assert after.decision.kind == "action" and after.decision.player == 0
-    assert _stop_reason(s, after, 0) == "the plans are revealed first (new information)"
-    assert _stop_reason(s, s.apply(engine.Step.parse("plan one/1 2", s.cat)), 0) is None
+    """Planning: "As soon as all players are finished placing their cards in their
+    action area, turn all cards face up" (rulebook, I. Planning Phase): P2 plans last,
+    its ``ready`` reveals P1's plan, and the pasted move stops there (the rule:
+    ``engine.playable_prefix``, tests/test_play_line_rule.py)."""
+    out = _play(["rest cot1/2 cof1/2 ban2/2", "ready; goods cof1/2"], "--seat", "2")
+    assert ("played: ready - not played: goods cof1/2 (the plans are revealed first (new "
+            "information); decide again)") in " ".join(out.split())
 
 
 def test_suggestions_are_numbered_and_played_by_number() -> None:

@@ -13,6 +13,7 @@ from advisor_api import access, catalogues, game_views, searches, web
 from advisor_api.analysis import make_plan, observation_for_decider
 from advisor_api.errors import Conflict
 from advisor_api.game_model import Game
+from advisor_api.game_moves import Line
 from advisor_api.game_views import deciders_text, score_json
 from advisor_api.limits import CLIENT
 from advisor_api.schemas import (
@@ -23,6 +24,7 @@ from advisor_api.schemas import (
     GameDeleted,
     GameRecordOut,
     GameView,
+    MovePlayed,
     MoveRequest,
     OptionalSeatQuery,
     ScoreView,
@@ -127,12 +129,18 @@ async def post_step(game_id: str, req: StepRequest, token: access.SeatToken,
     return await _submit(svc, game_id, req.seat, req.step, token, whole_move=False)
 
 
-@router.post("/v1/games/{game_id}/moves", response_model=GameView, responses=GAME_ERRORS)
+@router.post("/v1/games/{game_id}/moves", response_model=MovePlayed, responses=GAME_ERRORS)
 async def post_move(game_id: str, req: MoveRequest, token: access.SeatToken,
                     svc: ServiceDep) -> dict[str, Any]:
     """A whole move (all its steps or none): notation joined by '; ', move JSON, or a
-    list of steps."""
-    return await _submit(svc, game_id, req.seat, req.move, token, whole_move=True)
+    list of steps. It may not go on past the reveal of the plans (409 naming the step):
+    what the others planned is new information. With ``partial`` (a suggested line,
+    as the analysis' lines give it): its steps up to the first new information (the
+    reveal, a deal) or another seat's decision, the rest not played; ``played`` and
+    ``stop`` say how far and why."""
+    line = Line(req.move, partial=req.partial)
+    view = await _submit(svc, game_id, req.seat, line, token, whole_move=True)
+    return {**view, "played": line.played, "stop": line.stop}
 
 
 async def _submit(svc: Service, game_id: str, seat: int, raw: Any, token: str | None, *,
