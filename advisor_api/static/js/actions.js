@@ -19,6 +19,7 @@ export async function submit(text) {
     app.selected = null;
     message(null);
     app.busy = false;
+    app.ownStep = true; // the focus goes back to the decision
     await afterChange(res);
   } catch (err) {
     app.busy = false;
@@ -44,6 +45,7 @@ export async function playLine(line) {
     showError(err);
   }
   app.busy = false;
+  app.ownStep = !!last;
   try {
     await afterChange(last || (await api.view(app.id, v.seat)));
   } catch (err) {
@@ -56,10 +58,11 @@ export async function undo() {
   beginSend();
   try {
     const v = await api.undo(app.id, app.viewSeat);
-    message("info", "Undone.");
     app.busy = false;
     stopSuggest(true);
+    app.ownStep = true;
     await afterChange(v);
+    message("info", "Undone.");
   } catch (err) {
     app.busy = false;
     showError(err);

@@ -409,7 +409,7 @@ export function drawTracks(cat, st) {
       text(14, y + 21, company.name, { "font-size": 16, "font-weight": "bold", fill: companyInk(company) }),
       text(14, y + 41, `${tid || "—"} · share £${value}`, { "font-size": 13, fill: companyInk(company) }),
       title(`${company.name}: track ${tid || "not dealt yet"}; each share is worth £${value} now`)];
-    parts.push(g({ "data-target": `company:${company.id}` }, head));
+    parts.push(g({ "data-target": `company:${company.id}`, class: "track-head" }, head));
     if (!tid) {
       parts.push(text(x0 + 10, y + 30, "track not dealt yet", { "font-size": 14, fill: "#5b4a35" }));
       return;

@@ -19,6 +19,7 @@ const DISPLAYS = [800, 0, 800, 900];
 // The view of each pane as the player last left it (zoomed, panned); none: its opening view.
 const views = {};
 let decisionKey = null;
+let revealedKind = null; // the kind of the decision revealTargets saw last
 
 function narrow() { return window.matchMedia(NARROW).matches; }
 
@@ -86,6 +87,98 @@ export function showPane(name) {
   revealTargets(true);
 }
 
+// -- where the decision is played ------------------------------------------------------
+// The pane of each kind of board target (data-target's first part).
+const PANE_OF = {
+  hand: "boards", slot: "boards", card: "boards", deck: "boards", bk: "boards",
+  region: "map", base: "map", col: "map",
+  display: "displays", bonus: "displays", line: "displays", bookspace: "displays", company: "displays",
+};
+// The pane a decision is mostly played on, where its targets lie in several.
+const KIND_PANE = {
+  plan: "boards", action: "boards", "goods-buy": "displays", "goods-track": "displays",
+  expansion: "map", "oust-return": "map", "remove-post": "map", "bookkeeper-flip": "boards",
+  "bookkeeping-points": "displays", "place-book": "boards", chance: "displays",
+};
+
+/** The panes holding the decision's targets (``buttons``: steps played by a button of the
+ * decision panel), and the one it is mostly played on: ``{main, panes}``. */
+export function decisionPanes(ctx, buttons) {
+  const panes = new Set();
+  for (const [key, steps] of ctx.targetMap) if (steps.length && PANE_OF[key.split(":")[0]]) panes.add(PANE_OF[key.split(":")[0]]);
+  if (ctx.kind === "plan" && ctx.legal.some((t) => t.startsWith("plan "))) panes.add("boards");
+  if (ctx.kind === "chance" && ctx.mine && ctx.view.mode === "live") panes.add("displays");
+  if (buttons) panes.add("decide");
+  const want = KIND_PANE[ctx.kind];
+  const main = !ctx.mine ? null : want && panes.has(want) ? want : panes.has("decide") ? "decide" : [...panes][0] || "decide";
+  return { main, panes };
+}
+
+let paneKey = null;
+
+/**
+ * Mark the tab of the pane the decision is played on ("your decision"); on a narrow
+ * screen, when a new decision of yours begins (``key``) and the pane shown holds
+ * nothing of it, bring that pane up (a tap saved: after "Use bookkeeper" the books on
+ * Displays). Never during the same decision: the player looks where they chose.
+ */
+export function markDecisionPane(ctx, key, buttons) {
+  const { main, panes } = decisionPanes(ctx, buttons);
+  for (const b of document.querySelectorAll("#panes button")) {
+    const here = b.dataset.pane === main;
+    b.classList.toggle("decision-here", here);
+    let note = b.querySelector(".sr-only");
+    if (here && !note) {
+      note = document.createElement("span");
+      note.className = "sr-only";
+      b.append(note);
+    }
+    if (note) note.textContent = here ? " (your decision)" : "";
+    b.title = here ? "Your decision is played here" : "";
+  }
+  document.body.dataset.decisionPane = main || "";
+  if (key === paneKey) return;
+  paneKey = key;
+  if (!main || !narrow() || !ctx.mine) return;
+  const shown = document.body.dataset.pane;
+  if (!panes.has(shown)) showPane(main);
+}
+
+// -- the focus across redraws -----------------------------------------------------------
+/** What has the focus now, as a selector that finds it again after a redraw. */
+export function focusNow() {
+  const el = document.activeElement;
+  if (!el || el === document.body || !(el instanceof Element)) return null;
+  const q = (v) => CSS.escape(v);
+  if (el.hasAttribute("data-target")) return `#${el.closest("#board") ? "board" : "players"} [data-target="${q(el.getAttribute("data-target"))}"]`;
+  if (el.dataset.step) {
+    const box = el.closest("[id]");
+    return box ? `#${q(box.id)} [data-step="${q(el.dataset.step)}"]` : null;
+  }
+  if (el.id) return `#${q(el.id)}`;
+  return null;
+}
+
+/**
+ * After a redraw: a step of the page's own (``stepped``) gives the focus to the
+ * decision (on a narrow screen showing another pane, to the tab of the decision's pane);
+ * else what had the focus (``was``, focusNow) keeps it where it is drawn again.
+ */
+export function keepFocus(was, stepped) {
+  const el = document.activeElement;
+  const lost = !el || el === document.body || !el.isConnected;
+  if (stepped && !document.querySelector("dialog[open], #chooser:not([hidden]), #picker:not([hidden])")) {
+    const pane = document.body.dataset.pane;
+    const to = !narrow() || pane === "decide" ? $("#decision")
+      : document.querySelector("#panes button.decision-here") || $("#decision");
+    quietly(() => to.focus({ preventScroll: true }));
+    return;
+  }
+  if (!lost || !was) return;
+  const again = document.querySelector(was);
+  if (again) quietly(() => again.focus({ preventScroll: true }));
+}
+
 /** The panes open afresh (a new catalogue, a new screen size). */
 export function resetPanes() {
   for (const k of Object.keys(views)) delete views[k];
@@ -93,16 +186,30 @@ export function resetPanes() {
   else setBoardBox($("#board"), null);
 }
 
+/** Whether a board target shows enough of itself in the board's window to be tapped
+ * there: a tap on any visible part of it plays it (at least 24 px each way, or all of it). */
+function partlyInView(r, rect) {
+  const w = Math.min(r.right, rect.right) - Math.max(r.left, rect.left);
+  const h = Math.min(r.bottom, rect.bottom) - Math.max(r.top, rect.top);
+  return w >= Math.min(24, r.width - 1) && h >= Math.min(24, r.height - 1);
+}
+
 /**
  * On a narrow screen, the current decision's targets in the pane shown come into view
- * when none of them is (at the pane's zoom): when the pane is opened, and when a new
- * decision begins (``key``); never while the player looks elsewhere during the same
- * decision.
+ * when none of them shows (at the pane's zoom; a target partly in the window counts: a
+ * tap on its visible part plays it): when the pane is opened, and when a new decision
+ * begins (``key``); never while the player looks elsewhere during the same decision,
+ * so the board does not move under a finger between two taps. Moving goods on the
+ * company tracks keeps the rows' company names (their left end) in view.
  */
 export function revealTargets(force = false, key = null) {
+  const kind = app.ctx ? app.ctx.kind : null;
+  let fresh = force; // the pane opened, or a new kind of decision
   if (!force) {
     if (key === decisionKey) return;
     decisionKey = key;
+    fresh = revealedKind !== kind;
+    revealedKind = kind;
   }
   const pane = paneNow();
   if (!pane) return;
@@ -111,7 +218,11 @@ export function revealTargets(force = false, key = null) {
   if (!rect.width || !rect.height) return;
   const [bx, by, bw, bh] = boardBox();
   const k = unitsPerPixel();
+  // moving goods: the rows' names must show, when the pane opens or the goods begin
+  // (not between two units: the board stays put under the finger)
+  const goods = kind === "goods-track" && fresh;
   const found = [];
+  let shows = false;
   for (const node of svg.querySelectorAll(".legal[data-target]")) {
     const r = node.getBoundingClientRect();
     if (!r.width || !r.height) continue;
@@ -119,17 +230,21 @@ export function revealTargets(force = false, key = null) {
     const cy = by + (r.top + r.height / 2 - rect.top) * k;
     const inMap = cx < MAP_AREA[0] + MAP_AREA[2] && cy < MAP_AREA[1] + MAP_AREA[3];
     if (inMap !== (pane === "map")) continue;
-    if (r.left >= rect.left && r.right <= rect.right && r.top >= rect.top && r.bottom <= rect.bottom) return; // one in view
+    if (partlyInView(r, rect) && (!goods || pane !== "displays" || node.classList.contains("track-head"))) shows = true;
     found.push([bx + (r.left - rect.left) * k, by + (r.top - rect.top) * k, r.width * k, r.height * k]);
   }
-  if (!found.length) return;
-  // centre on them all when they fit the view, else on the first
-  const x0 = Math.min(...found.map((b) => b[0]));
-  const y0 = Math.min(...found.map((b) => b[1]));
-  const x1 = Math.max(...found.map((b) => b[0] + b[2]));
-  const y1 = Math.max(...found.map((b) => b[1] + b[3]));
-  const [fx, fy, fw, fh] = x1 - x0 <= bw && y1 - y0 <= bh ? [x0, y0, x1 - x0, y1 - y0] : found[0];
-  show([fx + fw / 2 - bw / 2, fy + fh / 2 - bh / 2, bw, bh]);
+  if (shows || !found.length) return; // one shows: the board stays put
+  // centred on them all where they fit the view, else from their top left (the
+  // company tracks: their names), the board filling the window where it can
+  const x0 = Math.min(...found.map((f) => f[0]));
+  const y0 = Math.min(...found.map((f) => f[1]));
+  const x1 = Math.max(...found.map((f) => f[0] + f[2]));
+  const y1 = Math.max(...found.map((f) => f[1] + f[3]));
+  const place = (lo, hi, size, limit) => {
+    const v = hi - lo + 16 <= size ? (lo + hi) / 2 - size / 2 : lo - 8;
+    return size <= limit ? Math.min(Math.max(v, -10), limit - size) : v;
+  };
+  show([place(x0, x1, bw, BOARD_W), place(y0, y1, bh, BOARD_H), bw, bh]);
 }
 
 function zoom(factor, cx = null, cy = null) {
@@ -252,6 +367,9 @@ function labelOf(node) {
 }
 
 let lastKey = null;
+let lastLine = null; // the rank of the suggestion line focused last
+let pointerFocus = false; // the focus given by a tap or click: the board stays put
+let quietFocus = false; // the focus given by the page (after a step): the board stays put
 
 function makeFocusable(root) {
   for (const node of root.querySelectorAll("[data-target]")) {
@@ -267,17 +385,34 @@ function makeFocusable(root) {
   // the focus stays on the same target across a redraw
   if (lastKey && (document.activeElement === document.body || !document.activeElement)) {
     const again = root.querySelector(`[data-target="${CSS.escape(lastKey)}"]`);
-    if (again) again.focus({ preventScroll: true });
+    if (again) quietly(() => again.focus({ preventScroll: true }));
+  }
+}
+
+/** Give the focus without moving the board (the page's own doing, not the keyboard's). */
+export function quietly(fn) {
+  quietFocus = true;
+  try {
+    fn();
+  } finally {
+    quietFocus = false;
   }
 }
 
 function makeLinesFocusable(list) {
+  const focused = document.activeElement;
+  const lost = !focused || focused === document.body || !focused.isConnected;
   for (const li of list.querySelectorAll("li")) {
     li.setAttribute("tabindex", "0");
     li.setAttribute("role", "button");
     const move = li.querySelector(".move");
     const win = li.querySelector(".win");
     li.setAttribute("aria-label", `Play line ${li.dataset.rank || ""}: ${move ? move.textContent : li.textContent}${win ? `, ${win.textContent} to win` : ""}`);
+  }
+  // the focus stays on the same line when the stream redraws the list
+  if (lost && lastLine) {
+    const again = list.querySelector(`li[data-rank="${CSS.escape(lastLine)}"]`);
+    if (again) quietly(() => again.focus({ preventScroll: true }));
   }
 }
 
@@ -299,10 +434,26 @@ function wireKeyboard() {
       activate(node);
     }
   });
+  // A tap or click on a board target plays it and nothing else: the browser's own
+  // focus on mouse down would scroll the players' boards, and a focused target outside
+  // the board's window pans the board to it, between the finger's down and up (the
+  // click then lands on whatever moved under it). The target takes the focus without
+  // moving anything; only the keyboard's focus brings a target into view.
+  for (const root of [$("#board"), $("#players")]) {
+    root.addEventListener("mousedown", (ev) => {
+      const node = ev.target instanceof Element ? ev.target.closest("[data-target][tabindex]") : null;
+      if (!node) return;
+      ev.preventDefault();
+      pointerFocus = true;
+      node.focus({ preventScroll: true });
+      pointerFocus = false;
+    });
+  }
   document.addEventListener("focusin", (ev) => {
     const node = ev.target;
     lastKey = node instanceof Element && node.hasAttribute("data-target") ? node.getAttribute("data-target") : null;
-    if (node instanceof Element && node.closest("#board") && narrow()) keepInView(node);
+    lastLine = node instanceof Element && node.matches("#suggestions li[data-rank]") ? node.dataset.rank : null;
+    if (node instanceof Element && node.closest("#board") && narrow() && !pointerFocus && !quietFocus) keepInView(node);
   });
   // hovering a line highlights it on the board: so does focusing it
   const list = $("#suggestions");
@@ -332,6 +483,18 @@ function keepInView(node) {
   show([cx - w / 2, cy - h / 2, w, h]);
 }
 
+/** The skip link to your own board: its first place to play now (else its first
+ * target), past the map and the displays. */
+function toOwnBoard() {
+  if (narrow()) showPane("boards");
+  const me = $("#players svg.me") || $("#players svg");
+  if (!me) return;
+  const to = me.querySelector(".legal[data-target]") || me.querySelector("[data-target][tabindex]") || me;
+  if (!to.hasAttribute("tabindex")) to.setAttribute("tabindex", "-1");
+  to.focus({ preventScroll: true });
+  to.scrollIntoView({ block: "nearest", inline: "nearest" });
+}
+
 /** --chrome: the height the header, the tab bar and the margins take from a narrow
  * screen, for the board to fill the rest. */
 function wireChrome() {
@@ -350,7 +513,7 @@ function wireChrome() {
 
 export function wireLayout() {
   for (const b of document.querySelectorAll("#panes button")) b.addEventListener("click", () => showPane(b.dataset.pane));
-  const skip = document.querySelector("a.skip");
+  const skip = document.querySelector("a.skip[href='#decision']");
   if (skip) {
     skip.addEventListener("click", (ev) => {
       ev.preventDefault();
@@ -358,6 +521,8 @@ export function wireLayout() {
       $("#decision").focus();
     });
   }
+  const mine = document.querySelector("a.skip[href='#players']");
+  if (mine) mine.addEventListener("click", (ev) => { ev.preventDefault(); toOwnBoard(); });
   wireChrome();
   wireZoom();
   wireKeyboard();

@@ -10,7 +10,7 @@ import { submit } from "./actions.js";
 import { chancePanel, isLiveChance, markSlots, shownState, syncPicks } from "./chance.js";
 import { closeChooser } from "./clicks.js";
 import { schedulePoll, seatLink } from "./game.js";
-import { NARROW, revealTargets } from "./layout.js";
+import { NARROW, focusNow, keepFocus, markDecisionPane, revealTargets } from "./layout.js";
 import { renderLog } from "./log.js";
 import { closePicker } from "./picker.js";
 import { renderFinal, renderScore } from "./score.js";
@@ -83,6 +83,10 @@ function buildContext(v) {
 
 export function render(v) {
   const changed = !app.view || app.view.id !== v.id || app.view.steps !== v.steps;
+  const focused = focusNow();
+  const stepped = app.ownStep && changed;
+  app.ownStep = false;
+  tellTakeback(v, stepped);
   if (changed) {
     closeChooser();
     closePicker();
@@ -99,14 +103,18 @@ export function render(v) {
   markTargets(ctx);
   markSlots(v);
   drawCosts($("#board"), app.cat, ctx.costs);
-  revealTargets(false, `${v.id}:${v.steps}:${v.seat}`); // a narrow screen: a new decision's targets in view
+  const key = `${v.id}:${v.steps}:${v.seat}`;
+  revealTargets(false, key); // a narrow screen: a new decision's targets in view
   renderStatus(ctx);
   renderDecision(ctx);
+  markDecisionPane(ctx, key, !!$("#decision-buttons button[data-step]"));
+  keepFocus(focused, stepped);
   renderLog(v);
   renderScore(v);
   renderFinal(v);
   $("#btn-undo").disabled = !v.can_undo; // the service says: your own move, no reveal since
   $("#btn-undo").hidden = !v.seat || (v.mode === "play" && !v.takebacks);
+  $("#btn-undo").title = v.can_undo ? "Take back your last step or move" : `Undo: ${whyNoUndo(v)}`;
   $("#btn-invite").hidden = !inviteLinks(v).length;
   const ui = v.over ? "over" : ctx.mine ? "turn" : v.mode === "play" && (v.ai.thinking || isAi(v, v.decision.seat)) ? "waiting" : "idle";
   document.body.dataset.steps = String(v.steps);
@@ -141,7 +149,10 @@ function renderStatus(ctx) {
   } else if (v.decision.kind === "chance") {
     parts.push(v.mode === "live" ? h("b", {}, "Report what was revealed at the table") : h("span", { class: "thinking" }, "Dealing"));
   } else if (ctx.mine) {
-    parts.push(h("b", {}, `${seatName(v, v.decision.seat)}: ${kindWords(v.decision.kind)}`));
+    // what is left to spend first: the phone's two lines keep it
+    const left = leftToSpend(ctx);
+    parts.push(h("b", {}, `${seatName(v, v.decision.seat)}: `), ...(left ? [h("b", { class: "left" }, left), h("b", {}, " · ")] : []),
+      h("b", {}, kindWords(v.decision.kind)));
   } else {
     parts.push(h("span", { class: v.ai.thinking ? "thinking" : "" }, `${seatName(v, v.decision.seat)} is deciding: ${kindWords(v.decision.kind)}`));
   }
@@ -179,7 +190,8 @@ function renderDecision(ctx) {
       helpNode.textContent = S.help(v.decision.kind, false);
     } else {
       titleNode.textContent = `${seatName(v, v.decision.seat)}: ${kindWords(v.decision.kind)}`;
-      helpNode.textContent = S.help(v.decision.kind, v.mode === "live");
+      const left = leftToSpend(ctx);
+      helpNode.replaceChildren(...(left ? [h("b", { class: "left" }, `${left[0].toUpperCase()}${left.slice(1)}.`), " "] : []), S.help(v.decision.kind, v.mode === "live"));
     }
     if (ctx.selected) {
       buttons.append(h("span", { class: "muted" }, `Selected ${S.cardLabel(app.cat, ctx.selected)}: click a slot. `),
@@ -204,4 +216,46 @@ export function renderLegalList(ctx) {
   $("#legal-count").textContent = ctx.legal.length ? `(${ctx.legal.length})` : "";
   list.replaceChildren(...items.map(([t, words]) => h("button", { type: "button", "data-step": t, title: t, onclick: () => submit(t) }, words)));
   $("#legal-box").hidden = !ctx.legal.length;
+}
+
+/** Why Undo is disabled now, in words (the service's rules: docs/api.md, "Takebacks"). */
+export function whyNoUndo(v) {
+  if (v.over) return "the game is over";
+  if (v.mode === "play" && !v.takebacks) return "takebacks are off in this game (it has several human seats: tick \"Takebacks\" when creating one)";
+  const me = `P${v.seat}`;
+  const hist = v.history || [];
+  let k = hist.length - 1;
+  if (v.mode === "live") return k >= 0 ? "nothing entered can be corrected now" : "nothing entered yet";
+  for (; k >= 0; k--) {
+    const e = hist[k];
+    if (e.source === "human" && e.player === me) break;
+    if (e.source === "human") return `${e.player} has played since your last move: undo takes back only your own`;
+  }
+  if (k < 0) return "you have not moved yet";
+  if (hist.slice(k).some((e) => e.source === "chance")) return "cards or books were dealt after your move: no takeback across a reveal";
+  return "the plans were revealed after your move: no takeback across a reveal";
+}
+
+/** Another page took a move back (an opponent's takeback, a correction at a live
+ * table): the board went back; say so, and by whom. */
+function tellTakeback(v, stepped) {
+  const old = app.view;
+  if (stepped || !old || old.id !== v.id || v.steps >= old.steps) return;
+  const gone = (old.history || []).slice(v.steps).filter((e) => e.source !== "chance");
+  const who = gone.length ? gone[0].player : "another player";
+  const n = old.steps - v.steps;
+  message("info", `${who === `P${v.seat}` ? "Your move" : `${who}'s move`} was taken back${v.mode === "live" ? " (a correction)" : ""}: the game went back ${n} step${n > 1 ? "s" : ""}, as the board now shows.`);
+}
+
+/** What the decision has left to spend, in words ("3 bookkeeping points left"), or "". */
+export function leftToSpend(ctx) {
+  const st = ctx.st;
+  const due = st.pending && st.pending[0];
+  const n = (x, one, many) => `${x} ${x === 1 ? one : many} left`;
+  switch (ctx.kind) {
+    case "bookkeeping-points": return typeof st.pool === "number" ? n(st.pool, "bookkeeping point", "bookkeeping points") : "";
+    case "goods-buy": case "goods-track": return due && typeof due.units === "number" ? n(due.units, "goods unit", "goods units") : "";
+    case "expansion": return due && typeof due.points === "number" ? n(due.points, "expansion point", "expansion points") : "";
+    default: return "";
+  }
 }

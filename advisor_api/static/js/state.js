@@ -13,6 +13,7 @@ export const app = {
   selected: null, // planning: the hand card picked, waiting for a slot
   chance: null, // live mode: {id, picks: Map space key -> component} entered ahead of the deal (chance.js)
   busy: false,
+  ownStep: false, // the view next rendered answers a step (or undo) of this page's own
   sends: 0, // the page's own sends so far: a view fetched across one of them is stale
   pollTimer: null,
   polling: false,
