@@ -308,6 +308,21 @@ def _ready_at_the_first_rest(data: dict[str, Any]) -> None:
     data["steps"][k]["step"] = "ready"
 
 
+def test_an_all_seeing_review_of_a_finished_game_says_so(tmp_path: Path) -> None:
+    rec, final, _ = play_recorded([GREEDY, GREEDY], 8)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(rec.to_json(final=final)))
+    r = runner.invoke(app, ["review", str(path), "--seats", "2", "--iterations", "5",
+                            "--all-seeing"])
+    assert r.exit_code == 0, r.output
+    assert "(all-seeing: every hidden card shown)" in " ".join(r.output.split())
+    r = runner.invoke(app, ["review", str(path), "--seats", "2", "--iterations", "5",
+                            "--all-seeing", "--json"])
+    answer = json.loads(r.stdout)
+    assert answer["all_seeing"] is True and answer["seats"] == [2]
+    assert answer["steps_replayed"] == len(rec.steps)
+
+
 @pytest.mark.parametrize(("change", "args", "message"), [
     (_ready_at_the_first_rest, [],
      "not a usable game record: steps[24]: 'ready' is illegal here"),
@@ -340,3 +355,38 @@ def test_the_command_refuses_what_is_not_a_record(tmp_path: Path) -> None:
     bad.write_text("{")
     r = runner.invoke(app, ["review", str(bad)])
     assert r.exit_code == 2 and "not JSON" in r.output
+
+
+# -- the measurements of docs/review.md, shrunk ------------------------------------------
+SMALL = ["--iterations", "10", "--strong", "mcts:iterations=20"]
+
+
+def test_the_thresholds_measurement_runs_shrunk(tmp_path: Path) -> None:
+    from benchmarks import review_quality as rq
+
+    out = tmp_path / "t.json"
+    report = rq.main(["thresholds", "--games", "1", "--every", "12", *SMALL,
+                      "--json", str(out)])
+    assert json.loads(out.read_text()) == json.loads(json.dumps(report))
+    own, rand = report["losses"]["own"], report["losses"]["random"]
+    assert len(own) == len(rand) == report["distributions"]["own"]["positions"] > 3
+    assert report["drawn"] == rq.drawn_thresholds([tuple(x) for x in own]).to_json()
+    assert all(0 <= v <= 1 for v in report["rates"]["shipped"].values())
+
+
+def test_the_quality_measurement_runs_shrunk() -> None:
+    from benchmarks import review_quality as rq
+
+    report = rq.main(["quality", "--games", "2", "--per-game", "2", *SMALL])
+    assert report["replaced"]["steps"] == 4 == sum(report["replaced_classes"].values())
+    for side in ("strong_steps", "weak_steps"):
+        assert report[side]["decisions"] > 20
+        assert report[side]["serious"] <= report[side]["flagged"] <= report[side]["decisions"]
+
+
+def test_the_speed_measurement_runs_shrunk() -> None:
+    from benchmarks import review_quality as rq
+
+    report = rq.main(["speed", "--factor", "2", *SMALL])
+    assert report["decisions"] > 50 and 0 <= report["same_best"] <= report["decisions"]
+    assert report["seconds"] > 0 and report["seconds_factor"] > 0
