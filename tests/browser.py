@@ -51,3 +51,12 @@ def artifacts() -> Path:
     if not ignore.exists():
         ignore.write_text("*\n")
     return ARTIFACTS
+
+
+def sized_page(browser: Any, width: int, height: int, touch: bool) -> tuple[Any, Any, Console]:
+    """A new context of ``width`` x ``height`` (a touch screen with mobile emulation when
+    ``touch``), its page and the page's console: (context, page, console)."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    return context, page, Console(page)

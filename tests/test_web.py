@@ -32,7 +32,7 @@ import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser import Console, artifacts
+from tests.browser import Console, artifacts, sized_page
 from tests.service_process import service_fixture
 
 AI = "mcts:iterations=10"
@@ -414,12 +414,8 @@ def test_play_a_game_against_the_ai(service: str, browser: Any, size: str) -> No
     controls: the board's targets in the pane that shows them, the decision's buttons,
     the chooser, a suggestion line. Screenshots of every phase at every size."""
     started = time.monotonic()
-    width, height = SIZES[size]
     touch = size != "laptop"
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=touch, is_mobile=touch)
-    page = context.new_page()
-    console = Console(page)
+    context, page, console = sized_page(browser, *SIZES[size], touch)
     table = Table(page, size, context.new_cdp_session(page) if touch else None)
     gid = _create_game(table, service)
 

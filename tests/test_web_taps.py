@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 import engine
-from tests.browser import Console, artifacts
+from tests.browser import artifacts, sized_page
 from tests.service_process import service_fixture
 
 SIZES = {"phone": (390, 844), "tablet": (820, 1180), "laptop": (1440, 900)}
@@ -64,12 +64,7 @@ def imported(base: str, record: dict[str, Any], seats: list[dict[str, Any]] | No
 def open_page(browser: Any, base: str, game: dict[str, Any], size: str,
               seat: int = 1) -> tuple[Any, Any, Any]:
     """The seat's page at ``size`` (touch on the narrow sizes): (context, page, console)."""
-    width, height = SIZES[size]
-    touch = size != "laptop"
-    context = browser.new_context(viewport={"width": width, "height": height},
-                                  has_touch=touch, is_mobile=touch)
-    page = context.new_page()
-    console = Console(page)
+    context, page, console = sized_page(browser, *SIZES[size], size != "laptop")
     page.goto(base + game["links"][str(seat)])
     settle(page)
     return context, page, console

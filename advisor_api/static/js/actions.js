@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { closeChooser } from "./clicks.js";
 import { afterChange } from "./game.js";
-import { render } from "./render.js";
+import { render, whyNoUndo } from "./render.js";
 import { app } from "./state.js";
 import { stopSuggest } from "./suggest.js";
 import { beginSend, message, showError } from "./ui.js";
@@ -55,6 +55,10 @@ export async function playLine(line) {
 
 export async function undo() {
   if (!app.id || app.busy) return;
+  if (app.view && !app.view.can_undo) {
+    message("info", `Undo is not possible now: ${whyNoUndo(app.view)}.`);
+    return;
+  }
   beginSend();
   try {
     const v = await api.undo(app.id, app.viewSeat);

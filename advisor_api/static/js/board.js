@@ -267,11 +267,11 @@ export function drawDisplay(cat, st) {
     const cardName = st.display[sp.name];
     const price = displayPrice(cat, st, sp.name);
     const items = [s("rect", { x, y, width: W - 8, height: H - 8, rx: 8, fill: "#e9dcc0", stroke: "#b8a47c", "stroke-width": 1.5, class: "hit" })];
-    items.push(text(x + 6, y + H - 14, sp.name, { "font-size": 12, fill: "#5b4a35" }));
+    items.push(text(x + 6, y + H - 12, sp.name, { "font-size": 16, fill: "#5b4a35" }));
     if (cardName) {
       items.push(card(cat, cardName, x + 5, y + 4, 72));
       items.push(coin(x + 95, y + 24, 14, price));
-      items.push(text(x + 95, y + 56, `${sp.modifier >= 0 ? "+" : ""}${sp.modifier}`, { "text-anchor": "middle", "font-size": 12, fill: "#5b4a35" }));
+      items.push(text(x + 95, y + 60, `${sp.modifier >= 0 ? "+" : ""}${sp.modifier}`, { "text-anchor": "middle", "font-size": 16, fill: "#5b4a35" }));
     } else {
       items.push(text(x + (W - 8) / 2, y + H / 2, "empty", { "text-anchor": "middle", "font-size": 13, fill: "#5b4a35" }));
     }
@@ -313,9 +313,9 @@ export function drawBonus(cat, st) {
       items.push(coin(x + 22, y + 48, 11, `+${b.bonus_pounds}`));
       sub = "crate + £" + b.bonus_pounds;
     }
-    items.push(text(x + 8, y + 20, label, { "font-size": 14, "font-weight": "bold" }));
-    if (sub) items.push(text(x + 40, y + 53, sub, { "font-size": 12, fill: "#5b4a35" }));
-    items.push(bonusMarker(st, b.id, x + 112, y + 56, 11));
+    items.push(text(x + 8, y + 20, label, { "font-size": 15, "font-weight": "bold" }));
+    if (sub) items.push(text(x + 38, y + 50, sub, { "font-size": 15, fill: "#5b4a35" }));
+    items.push(bonusMarker(st, b.id, x + 118, y + 66, 10));
     items.push(title(`${label}${st.bonus[b.id] ? ` — taken by P${st.bonus[b.id]}` : ""}`));
     parts.push(g({ "data-target": `bonus:${b.id}` }, items));
   });
@@ -343,7 +343,7 @@ export function drawBonus(cat, st) {
     const items = [s("rect", { x, y, width: 204, height: 128, rx: 8, fill: "#efe6cc", stroke: "#a8875a", "stroke-width": 1.5, class: "hit" })];
     items.push(measure(b.measure, x + 20, y + 20, 12));
     items.push(text(x + 38, y + 25, `${b.measure} majority`, { "font-size": 14, "font-weight": "bold" }));
-    items.push(bonusMarker(st, b.id, x + 186, y + 20, 10));
+    items.push(bonusMarker(st, b.id, x + 192, y + 18, 8));
     b.lines.forEach((ln, k) => {
       const ly = y + 36 + k * 30;
       const comp = cat.companies.find((c) => c.id === ln.company);
@@ -385,7 +385,7 @@ export function drawBooks(cat, st) {
     else items.push(text(x + (W - 7) / 2, y + 55, "empty", { "text-anchor": "middle", "font-size": 13, fill: "#5b4a35" }));
     const coins = st.book_coins[sp.name] || 0;
     for (let j = 0; j < coins; j++) items.push(coin(x + W - 24 - j * 14, y + 111, 9));
-    items.push(text(x + 6, y + 117, sp.name, { "font-size": 11, fill: "#5b4a35" }));
+    items.push(text(x + 6, y + 119, sp.name, { "font-size": 15, fill: "#5b4a35" }));
     items.push(title(`${sp.name}${name ? `: book ${name}` : ": empty"}${coins ? ` with ${coins} coin${coins > 1 ? "s" : ""} under it` : ""}`));
     parts.push(g({ "data-target": `bookspace:${sp.name}` }, items));
   }
@@ -428,7 +428,7 @@ export function drawTracks(cat, st) {
       if (Object.keys(sp.special).length) { const r = reward(cat, sp.special, ix - 10, y + 25, 9, company); cell.push(r.node); ix += r.width + 4; }
       if (sp.bonus) {
         cell.push(s("path", { d: star(x + w - 14, y + 13, 8), fill: "#8e44ad", stroke: "#3a1f4d", "stroke-width": 1 }));
-        cell.push(bonusMarker(st, bonusId, x + w - 14, y + 35, 7));
+        cell.push(bonusMarker(st, bonusId, x + w - 14, y + 13, 10));
       }
       if (sp.extra_marker) cell.push(g({}, marker(x + w - 13, y + 14, 7, -1), text(x + w - 13, y + 18, "+", { "text-anchor": "middle", "font-size": 12, "font-weight": "bold", fill: "#fff" })));
       const desc = [i === 0 ? "start" : `space ${i}`];
@@ -523,7 +523,9 @@ export function drawCosts(svg, cat, costs) {
     const r = cat.regions.find((x) => x.id === rid);
     if (!r) continue;
     const [x, y] = mapPoint(cat, [r.centre[0] - (r.enclave_of ? 22 : 34), r.centre[1] + (r.enclave_of ? 20 : 28)]);
-    overlay.append(g({ class: "cost-badge" }, s("circle", { cx: x, cy: y, r: 12 }), text(x, y + 6, cost, { "text-anchor": "middle" }),
+    // a dark tag with its word, unlike the gold coins of the rewards
+    overlay.append(g({ class: "cost-badge" }, s("rect", { x: x - 30, y: y - 13, width: 60, height: 26, rx: 4 }),
+      text(x, y + 6, `cost ${cost}`, { "text-anchor": "middle" }),
       title(`costs ${cost} expansion point${cost > 1 ? "s" : ""}`)));
   }
 }

@@ -45,8 +45,8 @@ export function card(cat, name, x, y, width, opts = {}) {
   }
   parts.push(s("rect", { ...frame, fill: bg, stroke: "#3a2e1f", "stroke-width": 2.5, class: "hit" }),
     s("path", { d: `M0 9 Q0 0 9 0 L91 0 Q100 0 100 9 L100 26 L0 26 Z`, fill: head }),
-    text(7, 19, name, { "font-size": 15, "font-weight": "bold", fill: info.kind === "share" && companyOf(cat, info.share) ? companyInk(companyOf(cat, info.share)) : "#fff" }));
-  if (info.letter !== "T") parts.push(crate(86, 13, 9, info.crate));
+    text(6, 20, name, { "font-size": 19, "font-weight": "bold", textLength: name.length > 5 ? 66 : null, lengthAdjust: "spacingAndGlyphs", fill: info.kind === "share" && companyOf(cat, info.share) ? companyInk(companyOf(cat, info.share)) : "#fff" }));
+  if (info.letter !== "T") parts.push(crate(87, 13, 12, info.crate));
   const cx = 50;
   const cy = 66;
   let label = info.kind;
@@ -119,7 +119,7 @@ export function book(cat, name, x, y, width, opts = {}) {
     s("rect", { x: 0, y: 0, width: 12, height: BOOK_H, rx: 4, fill: "#8a5a3b" }),
     s("circle", { cx: 27, cy: 17, r: 12, fill: "#5e3518" }),
     text(27, 22, letter, { "text-anchor": "middle", "font-size": 16, "font-weight": "bold", fill: "#fbecd0" }),
-    text(104, 20, name, { "text-anchor": "end", "font-size": 13, fill: "#5b4a35" }));
+    text(106, 22, name, { "text-anchor": "end", "font-size": 18, fill: "#5b4a35" }));
   // needs
   let nx = 26;
   for (const [m, n] of info.needs) {

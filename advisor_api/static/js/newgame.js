@@ -53,9 +53,25 @@ export function perspectiveChoices() {
   const live = document.querySelector("#new-form input[name=mode]:checked")?.value === "live";
   const kinds = [...document.querySelectorAll("#ng-seats tbody tr")].map((tr) => tr.querySelector(".ng-kind").value);
   const allowed = kinds.map((k, i) => i + 1).filter((s) => live || kinds[s - 1] === "human");
+  takebackChoice(kinds.filter((k) => k === "human").length, live);
   const keep = Number(sel.value);
   sel.replaceChildren(...(allowed.length ? allowed : [1]).map((s) => h("option", { value: s }, `seat ${s} (P${s})`)));
   if (allowed.includes(keep)) sel.value = String(keep);
+}
+
+// Takebacks: on by default with one human seat (the service's default), off with more
+// until ticked; a live table always corrects its entries.
+let takebacksTouched = false;
+
+function takebackChoice(humans, live) {
+  const box = $("#ng-takebacks");
+  if (!box.dataset.wired) {
+    box.dataset.wired = "1";
+    box.addEventListener("change", () => { takebacksTouched = true; });
+  }
+  box.disabled = live;
+  if (live) box.checked = true;
+  else if (!takebacksTouched) box.checked = humans <= 1;
 }
 
 // The playing levels, 1 (beginner) to 8 (the full search), each with its measured
@@ -119,6 +135,7 @@ export async function startGame(ev) {
     variable: form.querySelector("input[name=setup]:checked").value === "variable",
     mode: form.querySelector("input[name=mode]:checked").value,
   };
+  if (body.mode === "play") body.takebacks = $("#ng-takebacks").checked;
   const perspective = Number($("#ng-perspective").value);
   if (perspective) body.perspective = perspective;
   if (seedText) {

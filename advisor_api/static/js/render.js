@@ -112,7 +112,8 @@ export function render(v) {
   renderLog(v);
   renderScore(v);
   renderFinal(v);
-  $("#btn-undo").disabled = !v.can_undo; // the service says: your own move, no reveal since
+  // the service says: your own move, no reveal since; a tap on it when not says why
+  $("#btn-undo").setAttribute("aria-disabled", String(!v.can_undo));
   $("#btn-undo").hidden = !v.seat || (v.mode === "play" && !v.takebacks);
   $("#btn-undo").title = v.can_undo ? "Take back your last step or move" : `Undo: ${whyNoUndo(v)}`;
   $("#btn-invite").hidden = !inviteLinks(v).length;

@@ -116,7 +116,8 @@ export function describe(cat, st, text, context = null) {
     case "majority": return `Bonus: ${a} majority, line ${b}+`;
     case "reserve": {
       const sp = bonusSpace(cat, a);
-      return `Bonus: reserve the ${sp && sp.tile ? cardKind(cat, sp.tile) : a} tile${sp ? ` (£${sp.cost})` : ""}`;
+      const tile = (sp && sp.tile ? cardKind(cat, sp.tile) : a).replace(/ tile$/i, "");
+      return `Bonus: reserve the ${tile} tile${sp ? ` (£${sp.cost})` : ""}`;
     }
     case "track-bonus": {
       const sp = bonusSpace(cat, a);
@@ -273,11 +274,11 @@ export function help(kind, live) {
   const h = {
     "starting-tile": "Choose the starting tile to keep.",
     "resting-cards": "Choose how the starting tile's three cards go into resting decks 2, 3 and 4.",
-    plan: "Click a card in your hand, then a free action slot (cards go in left to right). Click Ready when your plan is complete.",
+    plan: "Click a card in your hand, then a free action slot (cards go in left to right). Click “Planning done” when your plan is complete.",
     action: "Use a face-up card in your action area (goods, bookkeeper, merchant), a company to expand, a bonus space, or a resting deck to end your action phase.",
     "goods-buy": "Click a card in the display to buy it (the price is shown under it), or buy nothing.",
     "goods-track": "Click a company (its track or its base) for each unit.",
-    expansion: "Click a highlighted region to enter it (the number is its cost in expansion points).",
+    expansion: "Click a highlighted region to enter it (its dark tag: the cost in expansion points).",
     "oust-return": "Click a base column for the ousted trading post to go back to.",
     "remove-post": "Click a base column: its foremost trading post leaves the game.",
     "bookkeeper-flip": "Click a face-up book ahead of your ink jar to flip it, or flip nothing.",
