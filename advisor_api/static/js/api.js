@@ -43,6 +43,8 @@ export const api = {
   view: (id, seat, wait = 0, signal) => call("GET", `/v1/games/${encodeURIComponent(id)}?${seat ? `seat=${seat}&` : ""}wait=${wait}`, undefined, signal, seat ? auth(seat) : {}),
   step: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/steps`, { seat, step }, undefined, auth(seat)),
   move: (id, seat, move) => call("POST", `/v1/games/${encodeURIComponent(id)}/moves`, { seat, move }, undefined, auth(seat)),
+  // a suggested line: played up to the first new information (answers played, stop)
+  playLine: (id, seat, steps) => call("POST", `/v1/games/${encodeURIComponent(id)}/moves`, { seat, move: steps, partial: true }, undefined, auth(seat)),
   chance: (id, seat, step) => call("POST", `/v1/games/${encodeURIComponent(id)}/chance`, { step, seat }, undefined, auth(seat)),
   undo: (id, seat) => call("POST", `/v1/games/${encodeURIComponent(id)}/undo`, { seat }, undefined, auth(seat)),
   score: (id) => call("GET", `/v1/games/${encodeURIComponent(id)}/score`),
