@@ -25,6 +25,7 @@ import pytest
 import engine
 from tests.browser import artifacts, sized_page
 from tests.service_process import service_fixture
+from tests.test_web import Table, _choose, _create_game, _legal, _settle
 
 SIZES = {"phone": (390, 844), "tablet": (820, 1180), "laptop": (1440, 900)}
 SEATS = [{"kind": "human"}, {"kind": "ai", "bot": "random"}]
@@ -52,10 +53,11 @@ def record_until(kind: str, seed: int = 0, round_at_least: int = 2,
     raise AssertionError(f"no game reached {kind}")
 
 
-def imported(base: str, record: dict[str, Any], seats: list[dict[str, Any]] | None = None
-             ) -> dict[str, Any]:
-    r = httpx.post(f"{base}/v1/games", json={"record": record, "seats": seats or SEATS},
-                   timeout=60)
+def imported(base: str, record: dict[str, Any], seats: list[dict[str, Any]] | None = None,
+             mode: str = "play") -> dict[str, Any]:
+    """The game of ``record`` at its last position, created through the service."""
+    r = httpx.post(f"{base}/v1/games", json={"record": record, "seats": seats or SEATS,
+                                             "mode": mode}, timeout=60)
     assert r.status_code == 201, r.text
     game: dict[str, Any] = r.json()
     return game
@@ -244,5 +246,55 @@ def test_a_tap_on_the_visible_edge_of_a_target_plays_it(
         played(page, before)
         assert history_step(service, game["id"], before) == step
         assert page.evaluate("window.__clickBoxes") == [box, box]
+    assert console.errors == []
+    context.close()
+
+
+class CountingTable(Table):
+    """test_web's player at a screen, counting the tab bar's taps and the drags too."""
+
+    def __init__(self, page: Any, size: str, cdp: Any) -> None:
+        super().__init__(page, size, cdp)
+        self.pane_taps = 0
+        self.drags = 0
+
+    def pane(self, name: str) -> None:
+        if self.narrow and self.page.evaluate("document.body.dataset.pane") != name:
+            self.pane_taps += 1
+        super().pane(name)
+
+    def _drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
+        self.drags += 1
+        super()._drag(x0, y0, x1, y1)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_taps_and_pane_switches_per_round(service: str, browser: Any, size: str) -> None:
+    """Rounds 1 and 2 against the AI played as test_web plays a game (a new kind of step
+    tried at each decision of round 2): the taps, the tab bar's share of them and the
+    drags of each round, written to ``test-artifacts/taps-<size>.txt``."""
+    touch = size != "laptop"
+    context, page, console = sized_page(browser, *SIZES[size], touch)
+    table = CountingTable(page, size, context.new_cdp_session(page) if touch else None)
+    _create_game(table, service)
+    tried: set[str] = set()
+    counts: dict[int, list[int]] = {}
+    for _ in range(200):
+        _settle(page)
+        game_round = int(page.evaluate("document.body.dataset.round"))
+        if game_round >= 3:
+            break
+        before = (table.taps, table.pane_taps, table.drags)
+        decision = page.evaluate("document.body.dataset.decision")
+        table.play(_choose(_legal(page), game_round == 2 or decision == "plan", tried))
+        row = counts.setdefault(game_round, [0, 0, 0])
+        for k, (now, then) in enumerate(zip((table.taps, table.pane_taps, table.drags), before,
+                                            strict=True)):
+            row[k] += now - then
+    assert set(counts) >= {1, 2}, counts
+    lines = [f"round {r}: {t} taps, {p} of them pane switches, {d} drags"
+             for r, (t, p, d) in sorted(counts.items())]
+    print(size, lines)
+    (artifacts() / f"taps-{size}.txt").write_text("\n".join(lines) + "\n")
     assert console.errors == []
     context.close()
