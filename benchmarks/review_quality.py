@@ -277,12 +277,25 @@ def speed(seed: int, iterations: int, factor: int, log: Callable[[str], None],
     flagged_big = [b for _, b in pairs if b.classification in SERIOUS]
     caught = sum(a.classification in SERIOUS for a, b in pairs if b.classification in SERIOUS)
     diff = np.array([abs(a.loss_win - b.loss_win) for a, b in pairs])
+    diff_money = np.array([abs(a.loss_money - b.loss_money) for a, b in pairs])
     return {"seed": seed, "decisions": len(pairs), "iterations": iterations,
             "factor": factor, "seconds": round(t_small, 1),
             "seconds_factor": round(t_big, 1), "same_best": same_best,
             "same_class": same_class, "serious_at_factor": len(flagged_big),
             "of_those_serious_at_budget": caught,
-            "mean_abs_loss_win_difference": round(float(diff.mean()), 4)}
+            "serious_at_budget": sum(a.classification in SERIOUS for a, _ in pairs),
+            "flagged_at_budget": sum(a.classification is not None for a, _ in pairs),
+            "flagged_at_factor": sum(b.classification is not None for _, b in pairs),
+            "flagged_at_both": sum(a.classification is not None
+                                   and b.classification is not None for a, b in pairs),
+            "mean_abs_loss_win_difference": round(float(diff.mean()), 4),
+            "mean_abs_loss_money_difference": round(float(diff_money.mean()), 2),
+            "pairs": [{"index": a.index, "player": a.player + 1,
+                       "best": a.best.text(small.cat), "best_factor": b.best.text(big.cat),
+                       "loss_win": [round(a.loss_win, 4), round(b.loss_win, 4)],
+                       "loss_money": [round(a.loss_money, 2), round(b.loss_money, 2)],
+                       "class": [a.classification, b.classification]}
+                      for a, b in pairs]}
 
 
 # -- command line ----------------------------------------------------------------------
