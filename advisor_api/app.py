@@ -84,6 +84,7 @@ def create_app(db_path: str | None = None, settings: Settings | None = None, *,
     app = FastAPI(title="Mombasa advisor", version=VERSION, description=DESCRIPTION,
                   lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = svc  # what the routes share (advisor_api.service.ServiceDep)
+    app.add_middleware(web.Compression)  # gzip from 1 KB, never an event stream
     app.add_middleware(BodyLimit, max_body=settings.max_body)
     app.add_middleware(ClientContext)  # who is asking (per-client limits)
     if settings.trusted_proxies:  # ...behind them, the address they forward (the last

@@ -10,6 +10,13 @@
   base sits), the company tracks, every card, book, display space, book-display space,
   bonus space and tile by the names the notation uses.
 
+Each of these answers carries a strong ``ETag`` (from the SHA-256 of its content) and
+``Cache-Control: no-cache``: a browser keeps them and asks again with
+``If-None-Match``, answered ``304 Not Modified`` while the content is the same (after an
+upgrade the page never runs a stale module). Bodies of 1 KB and more go out gzip'ed to
+a client that accepts it, compressed once and kept (:func:`validated`); their ETag then
+ends in ``-gz`` (another representation of the same content).
+
 >>> body = catalogue_json(engine.default_catalogue())
 >>> body["schema"], len(body["regions"]), sorted(body["base_layout"])
 ('mombasa-web-catalogue/1', 24, ['CAI', 'CAP', 'MOM', 'STL'])
@@ -17,14 +24,23 @@
 
 from __future__ import annotations
 
+import gzip
+import hashlib
+import json
 import math
+import mimetypes
+import os
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
-from fastapi.responses import FileResponse
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import Response
 from fastapi.staticfiles import StaticFiles
+from starlette.datastructures import Headers
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 import engine
 from engine import MEASURES, Catalogue, Reward
@@ -55,23 +71,128 @@ def check_files() -> None:
 def install(app: FastAPI) -> None:
     """Serve the page at ``/``, its files at ``/static`` and ``GET /v1/catalogue``."""
     app.include_router(router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.mount("/static", PageFiles(directory=STATIC), name="static")
+
+
+# -- validators and compression -------------------------------------------------------------
+
+GZIP_MIN = 1024  # smaller bodies go out as they are (the gzip header would eat the gain)
+CACHE_CONTROL = "no-cache"  # kept by the browser, always revalidated (If-None-Match)
+MEDIA_TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html",
+               ".svg": "image/svg+xml", ".json": "application/json"}
+
+
+@dataclass(frozen=True)
+class Body:
+    """A body served with a validator: its bytes, gzip'ed bytes (None: not worth it),
+    strong ETag (quoted) and media type."""
+
+    data: bytes
+    gz: bytes | None
+    etag: str
+    media_type: str
+
+
+def body(data: bytes, media_type: str) -> Body:
+    """``data`` with its ETag (SHA-256 of the content) and, from :data:`GZIP_MIN`
+    bytes, its gzip'ed form (when smaller)."""
+    tag = hashlib.sha256(data).hexdigest()[:32]
+    gz = gzip.compress(data, compresslevel=9, mtime=0) if len(data) >= GZIP_MIN else None
+    return Body(data, gz if gz is not None and len(gz) < len(data) else None, f'"{tag}"',
+                media_type)
+
+
+def json_body(obj: Any) -> Body:
+    """A JSON answer as Starlette's JSONResponse would write it, with its validator."""
+    data = json.dumps(obj, ensure_ascii=False, allow_nan=False, indent=None,
+                      separators=(",", ":")).encode("utf-8")
+    return body(data, "application/json")
+
+
+def _matches(if_none_match: str, etag: str) -> bool:
+    """Whether ``If-None-Match`` names ``etag`` (either representation: the tags of the
+    identity and the gzip'ed body are the same content)."""
+    tags = {t.strip().removeprefix("W/").replace('-gz"', '"') for t in if_none_match.split(",")}
+    return "*" in tags or etag in tags
+
+
+def validated(headers: Headers, b: Body, cache_control: str = CACHE_CONTROL) -> Response:
+    """``b`` as the request with ``headers`` should get it: 304 when its
+    ``If-None-Match`` names the ETag, else the body, gzip'ed if accepted and worth it."""
+    zipped = b.gz is not None and "gzip" in headers.get("accept-encoding", "")
+    etag = b.etag[:-1] + '-gz"' if zipped else b.etag
+    out = {"ETag": etag, "Cache-Control": cache_control, "Vary": "Accept-Encoding"}
+    if _matches(headers.get("if-none-match", ""), b.etag):
+        return Response(status_code=304, headers=out)
+    if zipped:
+        assert b.gz is not None
+        return Response(b.gz, media_type=b.media_type,
+                        headers={**out, "Content-Encoding": "gzip"})
+    return Response(b.data, media_type=b.media_type, headers=out)
+
+
+class Compression:
+    """Every answer of :data:`GZIP_MIN` bytes and more gzip'ed for a client that accepts
+    it (Starlette's GZipMiddleware), never a Server-Sent Events stream: a request that
+    accepts ``text/event-stream`` goes by (the compressor would hold the events back),
+    as does, in Starlette's own middleware, any answer of that type."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=GZIP_MIN, compresslevel=6)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and \
+                "text/event-stream" in Headers(scope=scope).get("accept", ""):
+            await self.app(scope, receive, send)
+        else:
+            await self.gzip(scope, receive, send)
+
+
+@lru_cache(maxsize=256)
+def _file_body(path: str, mtime_ns: int, size: int) -> Body:
+    """A page file's body, kept while its modification time and size stay the same."""
+    media = MEDIA_TYPES.get(os.path.splitext(path)[1]) or \
+        mimetypes.guess_type(path)[0] or "application/octet-stream"
+    return body(Path(path).read_bytes(), media)
+
+
+def file_body(path: Path) -> Body:
+    st = path.stat()
+    return _file_body(str(path), st.st_mtime_ns, st.st_size)
+
+
+class PageFiles(StaticFiles):
+    """The page's files (``/static``) with a content-hash ETag, revalidated on every use
+    (``no-cache``) and gzip'ed: :func:`validated`."""
+
+    def file_response(self, full_path: Any, stat_result: os.stat_result, scope: Scope,
+                      status_code: int = 200) -> Response:
+        b = _file_body(str(full_path), stat_result.st_mtime_ns, stat_result.st_size)
+        return validated(Headers(scope=scope), b)
 
 
 @router.get("/", include_in_schema=False)
-async def index() -> FileResponse:
+async def index(request: Request) -> Response:
     """The web page."""
-    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+    return validated(request.headers, file_body(STATIC / "index.html"))
 
 
 # Not in the OpenAPI document (the page's own route; docs/web.md describes it), so the
 # schema tests' list of operations stays that of docs/api.md.
 @router.get("/v1/catalogue", tags=["web"], include_in_schema=False)
-async def catalogue() -> dict[str, Any]:
+async def catalogue(request: Request) -> Response:
     """The component catalogue the service plays with, as the web page draws it: map
     layout (regions, borders, bases), company tracks, cards, books, the display, the book
-    display, bonus spaces and tiles, the diamond and bookkeeping tracks. Read-only."""
-    return catalogue_json(engine.default_catalogue())
+    display, bonus spaces and tiles, the diamond and bookkeeping tracks. Read-only; an
+    ETag from its content (``If-None-Match``: 304)."""
+    return validated(request.headers, catalogue_body(engine.default_catalogue()))
+
+
+@cache
+def catalogue_body(cat: Catalogue) -> Body:
+    """:func:`catalogue_json` as a body with its validator (computed once)."""
+    return json_body(catalogue_json(cat))
 
 
 # -- the catalogue as JSON ---------------------------------------------------------------

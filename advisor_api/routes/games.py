@@ -4,9 +4,11 @@ the games themselves: :class:`advisor_api.games.GameService`."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 
 import engine
 from advisor_api import access, catalogues, game_views, searches, web
@@ -245,16 +247,25 @@ async def game_score(game_id: str, svc: ServiceDep) -> dict[str, Any]:
             "winners": [w + 1 for w in engine.winners(s)] if s.is_over() else None}
 
 
-@router.get("/v1/games/{game_id}/catalogue", responses=errors(404))
-async def game_catalogue(game_id: str, svc: ServiceDep) -> dict[str, Any]:
+@router.get("/v1/games/{game_id}/catalogue", responses={
+    **errors(404), 200: {"description": "the catalogue as the page draws it (JSON); a "
+                         "strong ETag from its content, If-None-Match answered 304",
+                         "content": {"application/json": {}}}})
+async def game_catalogue(game_id: str, svc: ServiceDep, request: Request) -> Response:
     """The components the game plays with, as the web page draws them (the shape of
     ``GET /v1/catalogue``), with ``name`` (the stored catalogue named when the game
-    was created, or the shipped one) and ``sha256`` (of its content; null: shipped)."""
+    was created, or the shipped one) and ``sha256`` (of its content; null: shipped).
+    With an ETag from its content and ``Cache-Control: no-cache``: ``If-None-Match``
+    with it is answered 304 (the page reloads a game's catalogue for nothing else)."""
     game = await svc.games.get(game_id)
     ref = game.params.get("catalogue") or {}
-    return {**web.catalogue_json(game.state.cat),
-            "name": ref.get("name", catalogues.DEFAULT_NAME),
-            "sha256": ref.get("sha256")}
+    return web.validated(request.headers, _catalogue_body(
+        game.state.cat, ref.get("name", catalogues.DEFAULT_NAME), ref.get("sha256")))
+
+
+@lru_cache(maxsize=32)
+def _catalogue_body(cat: engine.Catalogue, name: str, sha256: str | None) -> web.Body:
+    return web.json_body({**web.catalogue_json(cat), "name": name, "sha256": sha256})
 
 
 @router.post("/v1/games/{game_id}/stop", response_model=GameView,
