@@ -269,8 +269,8 @@ def judge(obs: Observation, played: Step, config: SearchConfig,
         raise ReviewStopped("stopped")
     best = _line(first, first.best)
     total = first.iterations
-    need = math.ceil(PLAYED_SHARE * first.iterations)
-    seen = _line(first, played).visits
+    need = max(1, math.ceil(PLAYED_SHARE * first.iterations))
+    seen = next((ln.visits for ln in first.lines if ln.step == played), 0)  # prior=0: none
     final = first
     if played != best.step and seen < need:
         more = replace(config, iterations=need - seen, time=None, seed=config.seed + 1)

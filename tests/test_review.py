@@ -127,6 +127,13 @@ def test_a_step_the_search_prefers_loses_nothing() -> None:
     assert (j.win_played, j.money_played) == (j.win_best, j.money_best)
 
 
+def test_a_step_without_a_first_look_is_still_judged_on_its_share() -> None:
+    obs = _first_decision()
+    last = MCTS(SearchConfig(iterations=1)).candidates(obs)[-1]
+    j = judge(obs, last, SearchConfig(iterations=40, prior_visits=0, seed=1))
+    assert j.best != last and j.visits_played >= math.ceil(PLAYED_SHARE * 40)
+
+
 # -- the search's restricted root --------------------------------------------------------
 def _first_decision(seed: int = 4) -> engine.Observation:
     s = engine.new_game(players=2, seed=seed)
