@@ -407,7 +407,8 @@ function makeLinesFocusable(list) {
     li.setAttribute("role", "button");
     const move = li.querySelector(".move");
     const win = li.querySelector(".win");
-    li.setAttribute("aria-label", `Play line ${li.dataset.rank || ""}: ${move ? move.textContent : li.textContent}${win ? `, ${win.textContent} to win` : ""}`);
+    // suggest.js names each line by every word it shows; a line it did not name gets one
+    if (!li.hasAttribute("aria-label")) li.setAttribute("aria-label", `Play line ${li.dataset.rank || ""}: ${move ? move.textContent : li.textContent}${win ? `, ${win.textContent} to win` : ""}`);
   }
   // the focus stays on the same line when the stream redraws the list
   if (lost && lastLine) {
