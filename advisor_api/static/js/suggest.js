@@ -154,11 +154,6 @@ function renderLines(data, final) {
   const again = focused && [...list.children].find((li) => li.dataset.move === focused);
   if (again && document.activeElement !== again) again.focus({ preventScroll: true });
   if (list.contains(document.activeElement)) highlightLine(lineOf.get(document.activeElement));
-  // named again after any other observer of the list has run (layout.js named a line by
-  // its move and win chance alone, which does not hold every word the line shows)
-  queueMicrotask(() => {
-    for (const li of list.children) li.setAttribute("aria-label", lineLabel(li));
-  });
 }
 
 /** A line's element, its handlers reading the line it shows at the time. */
