@@ -96,7 +96,7 @@ SCHEDULE: tuple[Pair, ...] = (
     Pair("level:4", "level:5", 600),
     Pair("level:5", "level:6", 600),
     Pair("level:6", "level:7", 200),
-    Pair("level:7", "level:8", 40),
+    Pair("level:7", "level:8", 100),
     Pair("level:1", "level:3", 40),
     Pair("level:2", "level:4", 60),
     Pair("level:3", "level:5", 100),
