@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 
 from benchmarks import ladder
-from benchmarks.ladder import ELO, Game, Ladder, read_games
+from benchmarks.ladder import ELO, Game, Ladder, read_games, table
 from search.arena import run_arena
+from search.levels import LADDER_PATH
 
 TRUE = {"a": 0.0, "b": 150.0, "c": 300.0, "d": 420.0, "e": 650.0}
 PAIRS = [("a", "b", 200), ("b", "c", 200), ("c", "d", 200), ("d", "e", 200),
@@ -139,3 +140,10 @@ def test_the_command_plays_resumes_and_writes_the_ratings(
     monkeypatch.setattr(ladder, "LEVELS", (ladder.LEVELS[0], changed, *ladder.LEVELS[2:]))
     with pytest.raises(ValueError, match="level:2 played with another definition"):
         ladder.main(argv)
+
+
+def test_the_docs_show_the_packaged_ladder() -> None:
+    """docs/levels.md's table is the packaged ladder's, not an older fit."""
+    data = json.loads(LADDER_PATH.read_text())
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "levels.md").read_text()
+    assert table(data) in docs
