@@ -68,6 +68,11 @@ def serve(
             "e.g. the machine's LAN address with --host 0.0.0.0); repeatable. Added to "
             "MOMBASA_ALLOWED_HOSTS (default localhost, 127.0.0.1, ::1)."))] = None,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    ray: Annotated[str | None, typer.Option(
+        envvar="MOMBASA_RAY", metavar="auto|ADDRESS", help=(
+            "Run the searches on a Ray cluster ('distributed' extra): 'auto' (the running "
+            "one), its address, or 'local'; one search actor per CPU of the cluster "
+            "(default: search processes of this machine)."))] = None,
 ) -> None:
     """Start the advisor service (HTTP API and /docs) with uvicorn."""
     import uvicorn
@@ -84,6 +89,9 @@ def serve(
             settings = settings.with_(db_path=str(db))
         settings = settings.with_(allowed_hosts=allowed_hosts(
             settings.allowed_hosts, host, allow_host or []))
+        if ray:  # the searches on the cluster: as many jobs as it has CPUs
+            from advisor_api.ray_backend import serve_on_ray
+            settings = serve_on_ray(settings, ray)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
     try:
@@ -102,8 +110,8 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     console.print(
         f"Mombasa advisor on http://{shown}:{port} (API docs: /docs); games in "
-        f"{settings.db_path}; {settings.workers} search processes", highlight=False,
-        markup=False)
+        f"{settings.db_path}; {settings.workers} search processes"
+        f"{f' (CPUs of the Ray cluster {ray})' if ray else ''}", highlight=False, markup=False)
     if os.environ.get(SETTINGS_ENV, "").strip():
         console.print(f"Search settings ({SETTINGS_ENV}): {os.environ[SETTINGS_ENV].strip()}",
                       highlight=False, markup=False)

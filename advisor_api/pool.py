@@ -47,6 +47,7 @@ import itertools
 import logging
 import math
 import multiprocessing
+import os
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -82,17 +83,15 @@ def _context() -> BaseContext:
 
 
 class Worker:
-    """One search process, the parent's end of its pipe, and the searches it holds."""
+    """One place where searches run a slice at a time (a process of this machine, or a
+    Ray actor: :class:`Backend`), and the pool's bookkeeping of the searches it holds.
 
-    def __init__(self, ctx: BaseContext, ident: int, extra_tasks: str | None = None) -> None:
-        parent, child = ctx.Pipe(duplex=True)
+    A subclass sends the pool's messages (:meth:`send`) and hands the answers, once
+    :meth:`listen` was called, to ``deliver(self, message)``, or ``died(self)`` when the
+    place is gone."""
+
+    def __init__(self, ident: int) -> None:
         self.ident = ident
-        self.conn: Connection = parent
-        self.proc: BaseProcess = ctx.Process(  # type: ignore[attr-defined]
-            target=worker_main, args=(child, extra_tasks), name=f"mombasa-search-{ident}",
-            daemon=True)
-        self.proc.start()
-        child.close()
         self.tasks = 0
         self.rss = 0  # bytes, as the process last reported it
         self.sessions: dict[int, Job] = {}  # searches started here and not ended
@@ -102,8 +101,55 @@ class Worker:
         self.ready = False  # answered its first ping; takes searches
         self.draining = False  # worn: takes no new search, replaced once empty
 
+    def listen(self, deliver: Callable[[Worker, Any], None],
+               died: Callable[[Worker], None]) -> None:
+        raise NotImplementedError
+
+    def unlisten(self) -> None:
+        """Stop handing answers to the pool."""
+
     def send(self, message: Any) -> bool:
-        """Send a message (False: the process is gone)."""
+        """Send a message (False: the place is gone)."""
+        raise NotImplementedError
+
+    def kill(self) -> None:
+        """End it at once (it may be in the middle of a search; blocking)."""
+        raise NotImplementedError
+
+    def info(self) -> dict[str, Any]:
+        return {"id": self.ident, "tasks": self.tasks, "sessions": len(self.sessions),
+                "rss_mb": round(self.rss / 2**20, 1)}
+
+
+class LocalWorker(Worker):
+    """A search process of this machine and the parent's end of its pipe."""
+
+    def __init__(self, ctx: BaseContext, ident: int, extra_tasks: str | None = None) -> None:
+        super().__init__(ident)
+        parent, child = ctx.Pipe(duplex=True)
+        self.conn: Connection = parent
+        self.proc: BaseProcess = ctx.Process(  # type: ignore[attr-defined]
+            target=worker_main, args=(child, extra_tasks), name=f"mombasa-search-{ident}",
+            daemon=True)
+        self.proc.start()
+        child.close()
+
+    def listen(self, deliver: Callable[[Worker, Any], None],
+               died: Callable[[Worker], None]) -> None:
+        def readable() -> None:
+            try:
+                while self.conn.poll():
+                    deliver(self, self.conn.recv())
+            except (EOFError, OSError):
+                died(self)
+
+        asyncio.get_running_loop().add_reader(self.conn.fileno(), readable)
+
+    def unlisten(self) -> None:
+        with contextlib.suppress(Exception):
+            asyncio.get_running_loop().remove_reader(self.conn.fileno())
+
+    def send(self, message: Any) -> bool:
         try:
             self.conn.send(message)
             return True
@@ -111,7 +157,6 @@ class Worker:
             return False
 
     def kill(self) -> None:
-        """End the process at once (it may be in the middle of a search)."""
         with contextlib.suppress(Exception):
             self.proc.kill()
         with contextlib.suppress(Exception):
@@ -119,12 +164,66 @@ class Worker:
         with contextlib.suppress(Exception):
             self.conn.close()
 
-    def alive(self) -> bool:
-        return self.proc.is_alive()
+    def info(self) -> dict[str, Any]:
+        return {"id": self.ident, "pid": self.proc.pid, **super().info()}
+
+
+class Backend:
+    """Where the pool's searches run: :class:`LocalBackend` (processes of this machine,
+    the default) or :class:`advisor_api.ray_backend.RayBackend` (Ray actors, one per CPU
+    of the cluster). The scheduler (fair share, slices, admission, deadlines) is the
+    pool's whatever the backend; the backend says how many searches may run at once
+    (:meth:`capacity`, one per process or CPU) and makes the places they run in."""
+
+    kind = "processes"
+    #: Seconds between two reads of the capacity (0: it never changes).
+    refresh_every = 0.0
+
+    def connect(self) -> int:
+        """Get ready (blocking, at the pool's start); the capacity."""
+        return self.capacity()
+
+    def capacity(self) -> int:
+        """Searches that may run at once now (blocking)."""
+        raise NotImplementedError
+
+    def new_worker(self, ident: int) -> Worker:
+        """A new place for searches (blocking: run it in a thread)."""
+        raise NotImplementedError
 
     def info(self) -> dict[str, Any]:
-        return {"id": self.ident, "pid": self.proc.pid, "tasks": self.tasks,
-                "sessions": len(self.sessions), "rss_mb": round(self.rss / 2**20, 1)}
+        """What the health endpoint shows (never waits for anything)."""
+        return {"kind": self.kind}
+
+
+class LocalBackend(Backend):
+    """``size`` search processes of this machine."""
+
+    def __init__(self, size: int, extra_tasks: str | None = None) -> None:
+        self.size = size
+        self.extra_tasks = extra_tasks
+        self._ctx = _context()
+
+    def capacity(self) -> int:
+        return self.size
+
+    def new_worker(self, ident: int) -> Worker:
+        return LocalWorker(self._ctx, ident, self.extra_tasks)
+
+
+#: The environment variable that puts the searches on a Ray cluster (``mombasa serve
+#: --ray``): "auto", an address, or "local".
+RAY_ENV = "MOMBASA_RAY"
+
+
+def default_backend(size: int, extra_tasks: str | None = None) -> Backend:
+    """Ray actors when ``MOMBASA_RAY`` names a cluster, else ``size`` local processes."""
+    address = os.environ.get(RAY_ENV, "").strip()
+    if address:
+        from advisor_api.ray_backend import RayBackend
+
+        return RayBackend(address, extra_tasks)
+    return LocalBackend(size, extra_tasks)
 
 
 class Job:
@@ -179,24 +278,31 @@ class Ticket:
 
 
 class WorkerPool:
-    """``size`` search processes shared by every request of the service.
+    """Search processes (or Ray actors) shared by every request of the service.
+
+    ``size``: the processes of the default :class:`LocalBackend`; ``backend``: where the
+    searches run (default :func:`default_backend`: Ray when ``MOMBASA_RAY`` is set). The
+    pool's :attr:`size` is the backend's capacity (read at :meth:`start`, and again
+    every ``backend.refresh_every`` seconds when it may change).
 
     ``extra_tasks`` (tests only): the dotted name of a module of more task kinds that
     every process imports at start (:func:`advisor_api.worker.task_table`)."""
 
     def __init__(self, size: int, max_queue: int, grace: float, *, max_tasks: int = 0,
                  max_rss_mb: float = 0, extra_tasks: str | None = None,
-                 slice_seconds: float = SLICE, max_sessions: int = MAX_SESSIONS) -> None:
-        self.size = size
+                 slice_seconds: float = SLICE, max_sessions: int = MAX_SESSIONS,
+                 backend: Backend | None = None) -> None:
+        self.backend = backend or default_backend(size, extra_tasks)
+        self.size = size  # searches running at once: the backend's capacity from start()
         self.max_queue = max_queue
         self.grace = grace
         self.max_tasks = max_tasks  # 0: never recycle for the count of tasks
         self.max_rss_mb = max_rss_mb  # 0: never recycle for memory
         self.slice = slice_seconds
         self.max_sessions = max_sessions
-        self._ctx = _context()
         self.extra_tasks = extra_tasks
         self._all: set[Worker] = set()
+        self._coming = 0  # places being made, not in _all yet
         self._waiting: list[Job] = []  # jobs not started, in order of arrival
         self._tickets: set[Ticket] = set()  # admitted and not closed
         self._vtime: dict[str, float] = {}  # client -> virtual time (see the module doc)
@@ -212,30 +318,35 @@ class WorkerPool:
 
     # -- life cycle ----------------------------------------------------------------------
     def _new_worker(self) -> Worker:
-        """Start a process (blocking: run it in a thread)."""
-        return Worker(self._ctx, self._ident(), self.extra_tasks)
+        """Start a process or actor (blocking: run it in a thread)."""
+        return self.backend.new_worker(self._ident())
 
     def _ident(self) -> int:
         self._next_id += 1
         return self._next_id
 
     async def start(self) -> None:
-        """Start the processes and wait until each answers (modules imported)."""
+        """Get the backend ready (a Ray cluster joined and its CPUs read: blocking), start
+        a process or actor for each search that may run at once and wait until each
+        answers (modules imported)."""
+        self.size = max(1, self.backend.connect())
         idents = [self._ident() for _ in range(self.size)]
         workers = await asyncio.to_thread(
-            lambda: [Worker(self._ctx, i, self.extra_tasks) for i in idents])
+            lambda: [self.backend.new_worker(i) for i in idents])
         self.started = True
         answered = await asyncio.gather(*(self._bring_up(w) for w in workers))
         for w, ok in zip(workers, answered, strict=True):
             if not ok:
                 self._later(self._replace(w))
+        if self.backend.refresh_every > 0:
+            self._later(self._follow_capacity())
         self._dispatch()
 
     async def _bring_up(self, w: Worker) -> bool:
         """Listen to a new process and wait for its first answer (False: none came)."""
         loop = asyncio.get_running_loop()
         self._all.add(w)
-        loop.add_reader(w.conn.fileno(), self._readable, w)
+        w.listen(self._on_message, self._died)
         w.pong = loop.create_future()
         if w.send("ping"):
             with contextlib.suppress(TimeoutError, WorkerDied):
@@ -245,6 +356,36 @@ class WorkerPool:
         self._forget(w)
         await asyncio.to_thread(w.kill)
         return False
+
+    async def _follow_capacity(self) -> None:
+        """Read the backend's capacity every ``refresh_every`` seconds (a Ray cluster's
+        CPUs, as nodes join and leave) and fit the places to it (:meth:`_fit`)."""
+        while not self.closed:
+            await asyncio.sleep(self.backend.refresh_every)
+            try:
+                size = max(1, await asyncio.to_thread(self.backend.capacity))
+            except Exception as exc:  # the cluster did not answer: keep the last figure
+                log.warning("cannot read the search capacity: %s", exc)
+                continue
+            if size != self.size:
+                log.info("search capacity %d -> %d", self.size, size)
+                self.size = size
+            self._fit()
+            self._dispatch()
+
+    def _fit(self) -> None:
+        """As many places as the capacity: start the missing ones, drain the surplus
+        (the least busy first; each goes once its searches have ended)."""
+        places = len(self._all) + self._coming
+        for _ in range(self.size - places):
+            self._coming += 1
+            self._later(self._grow())
+        excess = places - self.size - sum(1 for w in self._all if w.draining)
+        spare = sorted((w for w in self._all if not w.draining),
+                       key=lambda w: (len(w.sessions), -w.ident))
+        for w in spare[:max(0, excess)]:
+            w.draining = True
+            self._retire_if_worn(w)
 
     async def close(self) -> None:
         """Kill every process (running searches included)."""
@@ -305,8 +446,12 @@ class WorkerPool:
         other requests are refused while ``size + max_queue`` requests are in flight;
         ``background`` work (AI moves) is never refused. Run the work with ``run(...,
         ticket=)``; :meth:`Ticket.close` gives up a ticket."""
-        if not 1 <= jobs <= self.size:
-            raise ValueError(f"{jobs} tasks at once, the pool has {self.size}")
+        if jobs < 1:
+            raise ValueError(f"{jobs} tasks")
+        if jobs > self.size:  # a Ray cluster that has lost nodes since the plan's check
+            self.stats["refused"] += 1
+            raise Busy(f"{jobs} searches at once asked; the service runs {self.size} at "
+                       "once now; retry later or with fewer jobs", self.retry_after())
         who = client or SERVICE
         if not background and any(t.client == who for t in self._tickets):
             requests = sum(1 for t in self._tickets if not t.background)
@@ -424,13 +569,6 @@ class WorkerPool:
         w.watchdog = asyncio.get_running_loop().call_later(budget, self._overdue, w, job)
 
     # -- answers -------------------------------------------------------------------------
-    def _readable(self, w: Worker) -> None:
-        try:
-            while w.conn.poll():
-                self._on_message(w, w.conn.recv())
-        except (EOFError, OSError):
-            self._died(w)
-
     def _on_message(self, w: Worker, message: tuple[Any, ...]) -> None:
         kind, ident, payload, rss = message
         if rss is not None:
@@ -535,8 +673,7 @@ class WorkerPool:
         if w.watchdog is not None:
             w.watchdog.cancel()
             w.watchdog = None
-        with contextlib.suppress(Exception):
-            asyncio.get_running_loop().remove_reader(w.conn.fileno())
+        w.unlisten()
 
     def _fail_all(self, w: Worker, error: SearchFailed) -> None:
         for job in list(w.sessions.values()):
@@ -564,13 +701,28 @@ class WorkerPool:
         t.add_done_callback(self._background.discard)
 
     async def _replace(self, old: Worker) -> None:
-        """Kill ``old`` and bring up a fresh process in its place."""
+        """Kill ``old`` and bring up a fresh place instead (unless the capacity has
+        fallen: a Ray node gone)."""
         await asyncio.to_thread(old.kill)
+        if not self.closed and len(self._all) + self._coming < self.size:
+            self._coming += 1
+            await self._grow()
+
+    async def _grow(self) -> None:
+        """Bring up a new place (counted in ``_coming`` by the caller), three tries."""
         for attempt in range(3):
-            if self.closed:
+            new = None
+            try:
+                if not self.closed:
+                    new = await asyncio.to_thread(self._new_worker)
+            finally:
+                self._coming -= 1
+            if new is None:
                 return
-            new = await asyncio.to_thread(self._new_worker)
             if await self._bring_up(new):
                 self._dispatch()
                 return
             log.error("a new search process did not answer (attempt %d)", attempt + 1)
+            if self.closed or len(self._all) + self._coming >= self.size:
+                return
+            self._coming += 1

@@ -225,12 +225,44 @@ def _run_session(session: Session, fn: TaskFn, task: Task,
     session.send((reply[0], session.job, reply[1], rss_bytes()))
 
 
+class Host:
+    """The searches of one process and the pool's messages to them: what a search process
+    does with each message, whether the messages come over a pipe (:func:`worker_main`)
+    or as a Ray actor's calls (:mod:`advisor_api.ray_backend`). Answers go to ``send``
+    (called from the sessions' threads as well)."""
+
+    def __init__(self, send: Send, extra_tasks: str | None = None) -> None:
+        self.tasks = task_table(extra_tasks)
+        self.sessions: dict[int, Session] = {}
+        self.send = send
+
+    def handle(self, message: Any) -> None:
+        """One message of the pool: ``"ping"``, ``("start", job, task, slice)``,
+        ``("resume", job, slice)`` or ``("stop", job)``."""
+        if message == "ping":
+            self.send(("pong", 0, os.getpid(), rss_bytes()))
+            return
+        kind, job, *rest = message
+        if kind == "start":
+            task, slice_seconds = rest
+            fn = self.tasks.get(str(task.get("kind")))
+            if fn is None:
+                self.send(("error", job, f"KeyError: {task.get('kind')!r}", rss_bytes()))
+                return
+            new = self.sessions[job] = Session(job, self.send, slice_seconds)
+            threading.Thread(target=_run_session, args=(new, fn, task, self.sessions),
+                             name=f"search-{job}", daemon=True).start()
+        elif (known := self.sessions.get(job)) is not None:
+            if kind == "resume":
+                known.resume(rest[0])
+            elif kind == "stop":
+                known.stop()
+
+
 def worker_main(conn: Connection, extra_tasks: str | None = None) -> None:
     """Serve the pool's messages from ``conn`` until it closes (``extra_tasks``: see
     :func:`task_table`)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the service's to handle
-    tasks = task_table(extra_tasks)
-    sessions: dict[int, Session] = {}
     lock = threading.Lock()
 
     def send(message: tuple[Any, ...]) -> None:
@@ -240,26 +272,10 @@ def worker_main(conn: Connection, extra_tasks: str | None = None) -> None:
             except (OSError, ValueError):
                 os._exit(0)  # the service is gone
 
+    host = Host(send, extra_tasks)
     while True:
         try:
             message = conn.recv()
         except (EOFError, OSError, KeyboardInterrupt):
             os._exit(0)  # the service is gone: so are the searches
-        if message == "ping":
-            send(("pong", 0, os.getpid(), rss_bytes()))
-            continue
-        kind, job, *rest = message
-        if kind == "start":
-            task, slice_seconds = rest
-            fn = tasks.get(str(task.get("kind")))
-            if fn is None:
-                send(("error", job, f"KeyError: {task.get('kind')!r}", rss_bytes()))
-                continue
-            new = sessions[job] = Session(job, send, slice_seconds)
-            threading.Thread(target=_run_session, args=(new, fn, task, sessions),
-                             name=f"search-{job}", daemon=True).start()
-        elif (known := sessions.get(job)) is not None:
-            if kind == "resume":
-                known.resume(rest[0])
-            elif kind == "stop":
-                known.stop()
+        host.handle(message)
