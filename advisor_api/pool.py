@@ -661,8 +661,6 @@ class WorkerPool:
         self._forget(w)
         self._fail_all(w, WorkerDied("the search process died (it is replaced; the "
                                      "service goes on)"))
-        if w.pong is not None and not w.pong.done():
-            w.pong.set_exception(WorkerDied("the new search process died"))
         if not coming_up:
             self._later(self._replace(w))
         self._dispatch()
@@ -674,6 +672,8 @@ class WorkerPool:
             w.watchdog.cancel()
             w.watchdog = None
         w.unlisten()
+        if w.pong is not None and not w.pong.done():  # no longer waited for
+            w.pong.set_exception(WorkerDied("the new search process was dropped"))
 
     def _fail_all(self, w: Worker, error: SearchFailed) -> None:
         for job in list(w.sessions.values()):
