@@ -1,6 +1,7 @@
 """``mombasa serve``: start the advisor service (the HTTP API, its /docs and the web
 page) with uvicorn, on the settings of the environment (``Settings.from_env``) and an
-optional SQLite file of the games.
+optional database of the games: a SQLite file, or a ``postgresql://`` URL that several
+replicas of the service share (docs/deploy.md).
 
 The service has no user accounts. On a loopback interface (the default, 127.0.0.1) only
 this machine reaches it; ``--host`` anything else (0.0.0.0, a LAN address) prints a
@@ -12,11 +13,12 @@ beyond localhost" in docs/api.md)."""
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
+
+from advisor_api.store_sql import shown as shown_db
 
 serve_app = typer.Typer()
 
@@ -53,6 +55,21 @@ def allowed_hosts(configured: tuple[str, ...], host: str,
     return tuple(dict.fromkeys(out))
 
 
+def _check_database(path: str) -> None:
+    """A PostgreSQL database that cannot be reached, or without psycopg, stops the start
+    with one line (exit 1); its tables are created if missing."""
+    from advisor_api.store import Store
+    from advisor_api.store_sql import is_url
+
+    if not is_url(path):
+        return
+    try:
+        Store(path).close()
+    except Exception as exc:
+        typer.echo(f"error: --db {shown_db(path)}: {str(exc).strip()}", err=True)
+        raise typer.Exit(1) from None
+
+
 @serve_app.command()
 def serve(
     host: Annotated[str, typer.Option(help=(
@@ -60,8 +77,9 @@ def serve(
         "other machines in: there are no user accounts (a warning is printed)."))
     ] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="Port.")] = 8000,
-    db: Annotated[Path | None, typer.Option(help="SQLite file of the games (default: "
-                                                "$MOMBASA_DB or ./mombasa.db).")] = None,
+    db: Annotated[str | None, typer.Option(help=(
+        "The games' database: a SQLite file, or postgresql://USER@HOST/DB shared by "
+        "several replicas (default: $MOMBASA_DB or ./mombasa.db)."))] = None,
     allow_host: Annotated[list[str] | None, typer.Option(
         "--allow-host", metavar="NAME", help=(
             "Also answer requests naming this host (the name or address clients use, "
@@ -94,6 +112,7 @@ def serve(
             settings = serve_on_ray(settings, ray)
     except ValueError as exc:
         raise typer.BadParameter(str(exc)) from None
+    _check_database(settings.db_path)
     try:
         service = create_app(settings=settings)
     except (ValueError, OSError) as exc:  # a data file missing or damaged: no service
@@ -110,7 +129,7 @@ def serve(
     shown = f"[{host}]" if ":" in host else host
     console.print(
         f"Mombasa advisor on http://{shown}:{port} (API docs: /docs); games in "
-        f"{settings.db_path}; {settings.workers} search processes"
+        f"{shown_db(settings.db_path)}; {settings.workers} search processes"
         f"{f' (CPUs of the Ray cluster {ray})' if ray else ''}", highlight=False, markup=False)
     if os.environ.get(SETTINGS_ENV, "").strip():
         console.print(f"Search settings ({SETTINGS_ENV}): {os.environ[SETTINGS_ENV].strip()}",

@@ -1,6 +1,15 @@
 """Games kept: created, loaded from the database (replayed) and kept in memory, their
 changes stored, their activity noted, deleted when asked or when idle too long, and the
-chance events the service settles itself (:func:`deal`)."""
+chance events the service settles itself (:func:`deal`).
+
+A game in memory knows the version of the database it reflects (:class:`SyncedLock`,
+its lock). Every change is written expecting that version (``Store.expecting``), so a
+change made meanwhile by another replica of the service (a shared PostgreSQL database)
+is never overwritten: the write fails (409 :class:`~advisor_api.store.GameChanged`) and
+the game catches up. With a shared database the game also catches up whenever its lock
+is taken (each request, each AI move) and when another replica announces a change
+(:meth:`GameStore.heard`): nothing kept in memory can go stale. With SQLite (one
+process) the lock is a plain one."""
 
 from __future__ import annotations
 
@@ -9,9 +18,9 @@ import logging
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import engine
 from advisor_api import access
@@ -21,7 +30,7 @@ from advisor_api.errors import InvalidInput, NotFound, StorageError
 from advisor_api.game_model import Game, Record
 from advisor_api.limits import CLIENT
 from advisor_api.settings import Settings
-from advisor_api.store import Row, Store
+from advisor_api.store import GameChanged, Row, Snapshot, Store
 from engine import IllegalStep, NotationError, State, Step
 
 log = logging.getLogger("advisor_api.games")
@@ -30,6 +39,36 @@ T = TypeVar("T")
 _CACHE = 256  # games kept in memory (others are replayed from the database on demand)
 TOUCH_EVERY = 60.0  # seconds: a game's activity is written at most this often
 SWEEP_EVERY = 300.0  # seconds between two sweeps of the idle games
+_ANY = 1 << 62  # a notice without a version (a deletion, a reconnection): look once
+
+
+class SyncedLock(asyncio.Lock):
+    """A game's lock, and the version of the database (``games.rev``) the game in memory
+    reflects. With ``sync`` (a shared database), taking the lock first brings the game
+    up to the database's version (``sync`` may raise: 404 for a game deleted
+    elsewhere; the lock is then given back)."""
+
+    def __init__(self, rev: int, sync: Callable[[], Awaitable[None]] | None) -> None:
+        super().__init__()
+        self.rev = rev
+        self._sync = sync
+
+    async def acquire(self) -> Literal[True]:
+        await super().acquire()
+        if self._sync is not None:
+            try:
+                await self._sync()
+            except BaseException:
+                self.release()
+                raise
+        return True
+
+
+def synced(game: Game) -> SyncedLock:
+    """The game's lock (a :class:`SyncedLock`: every game of a GameStore has one)."""
+    lock = game.lock
+    assert isinstance(lock, SyncedLock)
+    return lock
 
 
 class GameStore:
@@ -44,6 +83,12 @@ class GameStore:
         self._load_lock = asyncio.Lock()
         self.clock = time.time  # epoch seconds (tests move it on)
         self._sweeper: asyncio.Task[None] | None = None
+        # Several replicas share the database: games catch up with it (module doc).
+        self.shared = store.shared
+        # Called when a game caught up with another replica's change (the AI driver's).
+        self.changed_elsewhere: Callable[[Game], None] = lambda game: None
+        self._wanted: dict[str, int] = {}  # game -> the newest version announced
+        self._refreshing: set[str] = set()
 
     # -- life cycle ----------------------------------------------------------------------
     def start(self) -> None:
@@ -95,7 +140,7 @@ class GameStore:
         if ref is not None:
             params["catalogue"] = ref  # its content (sha256), whatever the name becomes
         gid = secrets.token_hex(8)
-        game = Game(gid, params, cat)
+        game = self._game(gid, params, cat, 0)
         game.client = CLIENT.get()
         rows = [] if imported is None else await asyncio.to_thread(
             import_steps, game, imported)
@@ -129,6 +174,9 @@ class GameStore:
         game = self.in_memory.get(gid)
         if game is not None:
             self.in_memory.move_to_end(gid)
+            if self.shared:
+                async with game.lock:  # caught up with the database
+                    pass
             await self._expire_if_idle(game)
             return game
         async with self._load_lock:
@@ -146,25 +194,101 @@ class GameStore:
     def _load(self, gid: str) -> Game:
         if len(gid) > 64:
             raise NotFound(f"no game {gid[:64]!r}...", field="id")
-        loaded = self.store.load(gid)
-        if loaded is None:
+        snap = self.store.snapshot(gid)
+        if snap is None:
             raise NotFound(f"no game {gid!r}", field="id")
-        params, rows = loaded
+        params = snap.params
         cat = None
         if params.get("catalogue"):
             if self.catalogues is None:
                 raise StorageError(f"game {gid!r} plays with a stored catalogue, and this "
                                    "service keeps none")
             cat = self.catalogues.for_game(params)
-        game = Game(gid, params, cat)
-        game.touched = game.touch_saved = self.store.last_active(gid) or self.clock()
-        try:
-            game.replay(rows)
-        except (IllegalStep, NotationError) as exc:
-            log.error("game %s cannot be replayed: %s", gid, exc)
-            raise StorageError(f"game {gid!r} cannot be replayed from the database at step "
-                               f"{len(game.history)}: {exc}") from None
+        game = self._game(gid, params, cat, snap.rev)
+        game.touched = game.touch_saved = snap.touched
+        _replay(game, snap.rows)
         return game
+
+    def _game(self, gid: str, params: dict[str, Any], cat: engine.Catalogue | None,
+              rev: int) -> Game:
+        """A game in memory at version ``rev`` of the database, with its synced lock."""
+        game = Game(gid, params, cat)
+        game.lock = SyncedLock(rev, (lambda: self._sync(game)) if self.shared else None)
+        return game
+
+    # -- several replicas: catching up with the database ---------------------------------
+    async def _sync(self, game: Game) -> None:
+        """Bring the game up to the database's version (its lock held): unchanged, the
+        steps another replica added or took back, its parameters (stopped), or, deleted
+        there, deleted here too (404)."""
+        if game.deleted:
+            return
+        rev = await self.store.off_loop(self.store.rev, game.id)
+        if rev == synced(game).rev:
+            return
+        snap = None if rev is None else await self.store.off_loop(self.store.snapshot,
+                                                                  game.id)
+        if snap is None:
+            self._gone(game)
+            raise NotFound(f"no game {game.id!r} (deleted)", field="id")
+        self._catch_up(game, snap)
+
+    def _catch_up(self, game: Game, snap: Snapshot) -> None:
+        """The game as the snapshot has it: the steps both agree on kept, the rest
+        replayed (on the event loop: a whole game replays in milliseconds)."""
+        cat = game.state.cat
+        keep = 0
+        for rec, row in zip(game.history, snap.rows, strict=False):
+            if (rec.player, rec.step.text(cat), rec.source, rec.group) != row[1:]:
+                break
+            keep += 1
+        del game.history[keep:]
+        del game.states[keep + 1:]
+        _replay(game, snap.rows[keep:])
+        game.params = snap.params
+        game.stopped = bool(snap.params.get("stopped", False))
+        synced(game).rev = snap.rev
+        game.version += 1
+        game.notify()
+        self.changed_elsewhere(game)
+
+    def _gone(self, game: Game) -> None:
+        """Deleted by another replica: deleted here (streams told, AI task cancelled)."""
+        game.deleted = True
+        game.version += 1
+        game.notify()
+        task, game.ai_task = game.ai_task, None
+        if task is not None and task is not asyncio.current_task():
+            task.cancel()
+        if self.in_memory.get(game.id) is game:
+            del self.in_memory[game.id]
+
+    def heard(self, gid: str, rev: int | None) -> None:
+        """Another replica announced version ``rev`` of a game (None: deleted, or
+        unknown): a game in memory catches up, in a task of its own."""
+        game = self.in_memory.get(gid)
+        if game is None or game.deleted or (rev is not None and rev <= synced(game).rev):
+            return
+        self._wanted[gid] = max(self._wanted.get(gid, -1), _ANY if rev is None else rev)
+        if gid not in self._refreshing:
+            self._refreshing.add(gid)
+            asyncio.ensure_future(self._refresh(game))
+
+    async def _refresh(self, game: Game) -> None:
+        try:
+            while not game.deleted and self._wanted.get(game.id, -1) > synced(game).rev:
+                wanted = self._wanted[game.id]
+                async with game.lock:  # caught up on the way in
+                    pass
+                if wanted == _ANY:
+                    break
+        except NotFound:
+            pass
+        except Exception as exc:  # the next request or notice tries again
+            log.warning("game %s: not caught up with the database: %s", game.id, exc)
+        finally:
+            self._refreshing.discard(game.id)
+            self._wanted.pop(game.id, None)
 
     def _catalogue_for_new_game(self, name: str | None
                                 ) -> tuple[engine.Catalogue | None, dict[str, str] | None]:
@@ -190,13 +314,16 @@ class GameStore:
             del self.in_memory[old.id]
 
     # -- changes -------------------------------------------------------------------------
-    async def commit(self, game: Game, rows: list[Row], mark: int) -> None:
+    async def commit(self, game: Game, rows: list[Row], mark: int,
+                     lease: str | None = None) -> None:
         """Store rows (the records from ``mark`` on), then keep them in memory. While the
         write waits for the database (in a thread, off the event loop; the caller holds
         the game's lock) the game shows none of them; if it fails (503 storage-busy...)
         the game is unchanged. A write under way is seen to its end even if the caller
         is cancelled meanwhile, so memory and database agree. 404 if the game was
-        deleted while the caller waited for its lock."""
+        deleted while the caller waited for its lock; 409 if another replica changed it
+        meanwhile (nothing stored; the game caught up). ``lease``: an AI move, stored
+        only while this replica holds the game's AI lease (``Store.expecting``)."""
         if game.deleted:  # a request that waited for the lock while the game went
             raise NotFound(f"no game {game.id!r} (deleted)", field="id")
         if not rows:
@@ -206,19 +333,35 @@ class GameStore:
         del game.states[mark + 1:]
 
         async def write() -> None:
-            await self.store.off_loop(self.store.append, game.id, rows)
+            await self._expecting(game, lease, self.store.append, game.id, rows)
             game.history.extend(records)
             game.states.extend(states)
             game.notify()
 
         await to_the_end(write())
 
+    async def _expecting(self, game: Game, lease: str | None, fn: Callable[..., T],
+                         *args: Any) -> T:
+        """A write of the game (its lock held) at the version the game in memory has
+        (and, with ``lease``, while this replica holds its AI lease): the new version
+        kept. If another replica changed it meanwhile, nothing is written, the game
+        catches up, and :class:`GameChanged` (409) goes on."""
+        lock = synced(game)
+        try:
+            with self.store.expecting(lock.rev, lease):
+                result = await self.store.off_loop(fn, *args)
+        except GameChanged:
+            await self._sync(game)
+            raise
+        lock.rev += 1
+        return result
+
     async def take_back(self, game: Game, first: int) -> asyncio.Task[None] | None:
         """Remove the records from ``first`` on (stored, then in memory; the caller holds
         the game's lock); the AI task that was running, no longer the game's (the caller
         cancels it: its move, if it still comes, is for a position that is gone)."""
         async def cut() -> asyncio.Task[None] | None:
-            await self.store.off_loop(self.store.truncate, game.id, first)
+            await self._expecting(game, None, self.store.truncate, game.id, first)
             del game.history[first:]
             del game.states[first + 1:]
             game.version += 1
@@ -241,8 +384,8 @@ class GameStore:
 
             async def write() -> asyncio.Task[None] | None:
                 if game.stopped != stopped:
-                    if not await self.store.off_loop(self.store.set_stopped, game.id,
-                                                     stopped):
+                    if not await self._expecting(game, None, self.store.set_stopped,
+                                                 game.id, stopped):
                         raise NotFound(f"no game {game.id!r} (deleted)", field="id")
                     game.stopped = stopped
                     game.notify()
@@ -288,11 +431,20 @@ class GameStore:
         return (ttl > 0 and game.ai_task is None
                 and now - game.touched > ttl * 3600)
 
+    async def _idle_everywhere(self, game: Game, now: float) -> bool:
+        """Idle here, and (a shared database) in what the other replicas noted."""
+        if not self._idle(game, now):
+            return False
+        if self.shared:
+            when = await self.store.off_loop(self.store.last_active, game.id)
+            game.touched = max(game.touched, when or 0.0)
+        return self._idle(game, now)
+
     async def _expire_if_idle(self, game: Game) -> None:
         """404 (and the game deleted) if nobody touched it for ``game_ttl_hours``."""
         if game.deleted:
             raise NotFound(f"no game {game.id!r} (deleted)", field="id")
-        if self._idle(game, self.clock()):
+        if await self._idle_everywhere(game, self.clock()):
             await self.delete(game)
             raise NotFound(f"no game {game.id!r}: it expired, idle for more than "
                            f"{self.settings.game_ttl_hours:g} hours "
@@ -315,7 +467,7 @@ class GameStore:
                 if dropped and self.catalogues is not None:
                     self.catalogues.game_deleted(dropped)
                 gone.append(gid)
-            elif self._idle(game, now):
+            elif await self._idle_everywhere(game, now):
                 await self.delete(game)
                 gone.append(gid)
         if gone:
@@ -436,6 +588,17 @@ def _no_unseen_tiles(imported: engine.GameRecord) -> None:
             raise InvalidInput(f"record.steps[{i}]: a starting tile dealt unseen (a live "
                                "table's record): play mode cannot go on from it; import "
                                "it with \"mode\": \"live\"", field=f"record.steps[{i}]")
+
+
+def _replay(game: Game, rows: list[Row]) -> None:
+    """Apply stored steps to the game in memory (500 naming the step if they do not
+    replay: a damaged database)."""
+    try:
+        game.replay(rows)
+    except (IllegalStep, NotationError) as exc:
+        log.error("game %s cannot be replayed: %s", game.id, exc)
+        raise StorageError(f"game {game.id!r} cannot be replayed from the database at step "
+                           f"{len(game.history)}: {exc}") from None
 
 
 def deal(game: Game) -> list[Row]:

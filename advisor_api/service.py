@@ -19,6 +19,7 @@ from advisor_api.catalogues import CatalogueLibrary
 from advisor_api.games import GameService
 from advisor_api.limits import ClientLimits
 from advisor_api.pool import WorkerPool
+from advisor_api.replicas import Replicas
 from advisor_api.settings import Settings
 from advisor_api.store import Store
 
@@ -42,6 +43,8 @@ class Service:
         self._store: Store | None = None
         self._games: GameService | None = None
         self._catalogues: CatalogueLibrary | None = None
+        # Replicas on one PostgreSQL database: hearing the others, the AI leases.
+        self._replicas: Replicas | None = None
         self.stopping = False  # the server stops: game-event streams end
 
     @property
@@ -64,9 +67,15 @@ class Service:
         self._catalogues = CatalogueLibrary(self._store, self.settings.catalogue_folder())
         self._games = GameService(self._store, self.pool, self.settings, self._catalogues)
         self._games.start()  # the sweep of idle games (MOMBASA_GAME_TTL_HOURS)
+        if self._store.shared:
+            self._replicas = Replicas(self._store, self._games.kept, self._games.ai,
+                                      self.settings)
+            await self._replicas.start()
         await self.pool.start()
 
     async def stop(self) -> None:
+        if self._replicas is not None:
+            await self._replicas.stop()  # the AI leases handed over as the tasks end
         if self._games is not None:
             await self._games.close()
         await self.pool.close()

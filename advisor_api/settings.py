@@ -14,6 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
+from advisor_api.store_sql import is_url
+
 #: Environment variable -> settings field (see ``docs/api.md``).
 ENV_VARS: dict[str, str] = {
     "MOMBASA_DB": "db_path",
@@ -41,6 +43,7 @@ ENV_VARS: dict[str, str] = {
     "MOMBASA_ALLOWED_HOSTS": "allowed_hosts",
     "MOMBASA_CORS_ORIGINS": "cors_origins",
     "MOMBASA_TRUSTED_PROXIES": "trusted_proxies",
+    "MOMBASA_AI_LEASE": "ai_lease",
 }
 
 #: The hosts a request may name (``Host`` header) by default: this machine only.
@@ -81,7 +84,8 @@ def _default_workers() -> int:
 class Settings:
     """Limits of the service. ``from_env`` reads the ``MOMBASA_*`` variables."""
 
-    db_path: str = "./mombasa.db"  # SQLite file of the games
+    # The games' database: a SQLite file, or a postgresql:// URL (several replicas).
+    db_path: str = "./mombasa.db"
     # Milliseconds a write waits for the database locked by another connection (503 above).
     db_busy_ms: int = 3000
     # Files of the stored catalogues ("": a folder "catalogues" beside the database).
@@ -119,10 +123,13 @@ class Settings:
     # the per-client limits and the fair share; default none (the direct peer is the
     # client).
     trusted_proxies: tuple[str, ...] = ()
+    # Replicas on one PostgreSQL database: seconds a replica holds a game's AI seats
+    # without renewing its lease (renewed every third of it); another takes over then.
+    ai_lease: float = 10.0
 
     def __post_init__(self) -> None:
         for name in ("max_time", "grace", "default_time", "stream_interval", "max_bot_time",
-                     "events_heartbeat"):
+                     "events_heartbeat", "ai_lease"):
             if getattr(self, name) <= 0:
                 raise ValueError(f"{name}: must be > 0, got {getattr(self, name)}")
         for name in ("max_iterations", "max_body", "workers", "max_multipv",
@@ -173,11 +180,11 @@ class Settings:
 
     def catalogue_folder(self) -> str | None:
         """Where the stored catalogues' files go (None: a temporary folder, for a
-        database in memory)."""
+        database in memory or on a PostgreSQL server)."""
         if self.catalogue_dir:
             return self.catalogue_dir
-        if self.db_path == ":memory:":
-            return None
+        if self.db_path == ":memory:" or is_url(self.db_path):
+            return None  # (a PostgreSQL database: each replica writes its own copies)
         return os.path.join(os.path.dirname(os.path.abspath(os.path.expanduser(
             self.db_path))), "catalogues")
 

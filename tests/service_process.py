@@ -34,10 +34,11 @@ def command() -> list[str]:
 
 
 @contextmanager
-def serving(db: Path, log: Path, env: dict[str, str] | None = None,
+def serving(db: Path | str, log: Path, env: dict[str, str] | None = None,
             mombasa: list[str] | None = None, cwd: Path | None = None
             ) -> Iterator[tuple[subprocess.Popen[bytes], str]]:
-    """Start ``mombasa serve --db DB`` on a free port, wait until ``/v1/health`` answers,
+    """Start ``mombasa serve --db DB`` (a SQLite file, or a ``postgresql://`` URL) on a
+    free port, wait until ``/v1/health`` answers,
     yield (process, base URL); stop it (SIGINT, then kill) at the end. ``mombasa`` is the
     command to start (default :func:`command`), run in ``cwd``."""
     port = free_port()
