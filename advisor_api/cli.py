@@ -17,6 +17,7 @@ from advisor_api.cli_arena import arena_app
 from advisor_api.cli_bench import bench_app
 from advisor_api.cli_bots import split_players
 from advisor_api.cli_catalogue import catalogue_app
+from advisor_api.cli_db import db_app
 from advisor_api.cli_errors import MombasaGroup
 from advisor_api.cli_play import play_app
 from advisor_api.cli_random import random_app
@@ -65,6 +66,7 @@ app.add_typer(arena_app)
 app.add_typer(review_app)
 app.add_typer(solve_app, name="solve")
 app.add_typer(catalogue_app, name="catalogue")
+app.add_typer(db_app, name="db")
 app.add_typer(bench_app)
 
 
