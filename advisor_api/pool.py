@@ -5,6 +5,15 @@ Searches never run on the event loop: each task goes to a worker process
 (:mod:`advisor_api.worker`) over a pipe, and the loop reads the answers without blocking
 (``add_reader`` on the pipe).
 
+Where slices run. The places a search runs in come from a :class:`Backend`:
+:class:`LocalBackend` (``size`` processes of this machine, the default) or
+:class:`advisor_api.ray_backend.RayBackend` (``mombasa serve --ray``: one Ray actor per
+CPU of the cluster, each running the same :class:`advisor_api.worker.Host` as a
+process). Everything below (fair share, slices, admission, deadlines, crash recovery,
+recycling) is this module's for both; the pool's ``size`` is the backend's capacity,
+read again every ``refresh_every`` seconds on Ray (nodes join and leave: places are
+added, or drained and not replaced).
+
 Time slices. A process holds several searches (sessions) and runs one at a time for a
 slice of ``slice_seconds`` (0.25 s); at the slice's end the search pauses between two
 iterations and the process is handed to the next search. A search's time budget counts

@@ -16,6 +16,10 @@ number of ``("progress", job, stats, None)`` for a streamed analysis; ``rss`` is
 process's resident memory in bytes (the pool recycles a process above
 ``MOMBASA_WORKER_MAX_RSS_MB``). ``"ping"`` answers ``("pong", 0, pid, rss)``.
 
+The handling of these messages is :class:`Host`'s, the same in a process of this
+machine (:func:`worker_main`, over the pipe) and in a Ray actor
+(:mod:`advisor_api.ray_backend`, as actor calls).
+
 Kinds: ``analyse`` (ISMCTS of an observation; returns its root statistics, a
 :class:`search.parallel.RootStats`, and the exact solvers' plans for the decision),
 ``bot`` (a bot's whole move; returns an :class:`engine.Move`), ``review`` (a game

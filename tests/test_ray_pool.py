@@ -82,6 +82,33 @@ def _tasks(base: str) -> dict[int, int]:
     return {p["pid"]: p["tasks"] for p in _health(base)["processes"]}
 
 
+def test_the_benchmark_runs_shrunk(cluster: Any) -> None:
+    """``python -m benchmarks.ray_pool`` (docs/api.md) on this cluster, one client for
+    2 s. First in the module: it needs the cluster's CPUs free (the service fixture's
+    actors hold them once it has started)."""
+    import ray
+
+    from benchmarks.ray_pool import players_served, run
+
+    assert not ray.is_initialized()
+    result = run([1], duration=2.0, rounds=1, address=cluster.address, arrivals=2000)
+    assert not ray.is_initialized()
+    costs = result["costs"]
+    assert set(costs) == {"local", "ray"}
+    for c in costs.values():
+        assert 0 < c["task_s"] < 1 and 1.0 <= c["analysis_s"] < 3 and c["cpu_per_analysis_s"] > 0
+    assert [(row["backend"], row["clients"]) for row in result["load"]] == [
+        ("local", 1), ("ray", 1)]
+    assert all(row["answers"] >= 1 and row["p95_s"] >= 1.0 for row in result["load"])
+    rows = result["model"]["30.0"]
+    assert [r["nodes"] for r in rows] == [1, 2, 4, 8, 16]
+    assert all(a["players"] < b["players"] for a, b in zip(rows, rows[1:], strict=False))
+    # 1.1 s analyses on 16 CPUs: p95 1.5 s at about 11.4 a second (78% busy)
+    model = players_served(1, {"analysis_s": 1.1}, 30.0, arrivals=4000)
+    assert model["cpus"] == 16 and 0.7 < model["utilisation"] < 0.9
+    assert 290 < model["players"] < 400
+
+
 def test_the_pool_is_the_clusters_actors(cluster: Any, service: str) -> None:
     health = _health(service)
     assert health["backend"]["kind"] == "ray"
