@@ -34,6 +34,7 @@ test: $(STAMP)
 	$(BIN)/mypy
 	sh scripts/ensure-chromium.sh
 	sh scripts/ensure-axe.sh
+	sh scripts/ensure-postgres.sh >/dev/null  # the postgres tests' throwaway cluster
 	$(BIN)/pytest -q
 
 BENCH := $(BIN)/pytest --benchmark-enable --benchmark-only -p no:cacheprovider -o addopts="" -q

@@ -111,6 +111,38 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
                                            "tests/test_web.py"),
 }
 
+# docs/deploy.md: the set-up of a database machine and of replicas (root, other machines),
+# and the one-machine trial (a PostgreSQL cluster and two replicas of its own).
+_DEPLOY_TRIAL = ("docs/deploy.md's trial: its own PostgreSQL cluster and two replicas",
+                 "tests/test_deploy_doc.py::test_the_one_machine_trial_runs")
+ELSEWHERE.update({
+    "sudo apt-get install -y postgresql": (
+        "installs a system package as root (scripts/ensure-postgres.sh does when missing)",
+        "tests/test_deploy_doc.py::test_the_one_machine_trial_runs"),
+    "sudo -u postgres createuser --pwprompt mombasa": (
+        "a role on the database machine (asks a password)", "tests/test_store_backends.py"),
+    "sudo -u postgres createdb --owner mombasa mombasa": (
+        "a database on the database machine (the tests make theirs)",
+        "tests/test_store_backends.py"),
+    "mombasa db migrate --from mombasa.db --to postgresql://mombasa:PASSWORD@10.0.0.10/mombasa": (
+        "needs a PostgreSQL server", "tests/test_db_migrate.py"),
+    "MOMBASA_DB=postgresql://mombasa:PASSWORD@10.0.0.10/mombasa MOMBASA_TRUSTED_PROXIES=10.0.0.5 "
+    "mombasa serve --host 0.0.0.0 --port 8000 --allow-host play.example.org": (
+        "a replica on its machine (two on one machine: the test)", "tests/test_replicas.py"),
+    **dict.fromkeys((
+        "url=$(sh scripts/ensure-postgres.sh)",
+        'mombasa serve --port 8001 --db "$url" --log-level warning &',
+        'mombasa serve --port 8002 --db "$url" --log-level warning &',
+        "until curl -sf localhost:8001/v1/health >/dev/null && curl -sf "
+        "localhost:8002/v1/health >/dev/null; do sleep 0.5; done",
+        "game=$(curl -s localhost:8001/v1/games -H 'content-type: application/json' -d "
+        '\'{"seats": [{"kind": "ai", "bot": "random"}, {"kind": "ai", "bot": "random"}]}\')',
+        'id=$(echo "$game" | python3 -c \'import json, sys; print(json.load(sys.stdin)["id"])\')',
+        'curl -s "localhost:8002/v1/games/$id?wait=10" | python3 -c \'import json, sys; v = '
+        'json.load(sys.stdin); print(v["steps"], "steps, read on the other replica")\'',
+        "kill $(jobs -p)"), _DEPLOY_TRIAL),
+})
+
 # Rewrites of commands before they run: (page, text, replacement, why). Each must be used.
 REWRITES: list[tuple[str, str, str, str]] = [
     ("README.md", "--games 200", "--games 2",
