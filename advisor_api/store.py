@@ -394,8 +394,7 @@ class Store:
                 "SELECT game FROM ai_leases WHERE holder = ? ORDER BY game", (holder,))]
         return self._write(write)
 
-    def release_lease(self, game: str, holder: str | None, *, handover: bool = False
-                      ) -> None:
+    def release_lease(self, game: str, holder: str | None, handover: bool = False) -> None:
         """Give a lease back (``holder`` None: only if it expired): deleted, or with
         ``handover`` marked expired, so that another replica takes the game's AI seats
         over at once. The other replicas are told."""
