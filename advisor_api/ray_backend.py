@@ -21,8 +21,10 @@ actor's searches and puts a new actor in its place, as for a local process that 
 Capacity. :meth:`RayBackend.capacity` is the cluster's CPUs as Ray counts them
 (``ray.cluster_resources()["CPU"]``), read at the start and every
 :attr:`RayBackend.refresh_every` seconds: a node that joins adds actors, one that leaves
-takes its actors with it and they are not replaced beyond the capacity. The pool's
-admission (429 ``busy``: ``size + MOMBASA_MAX_QUEUE`` requests in flight) and its
+takes its actors with it and they are not replaced beyond the capacity. Several
+services on one cluster (replicas) split its CPUs equally (:func:`share`), each seeing
+the others by their actors' names (``mombasa-search-<id>-<n>``, listed by Ray). The
+pool's admission (429 ``busy``: ``size + MOMBASA_MAX_QUEUE`` requests in flight) and its
 Retry-After use that figure.
 
 Files. A state played with a stored catalogue names its file
@@ -52,6 +54,19 @@ from advisor_api.worker import Host, rss_bytes
 ENDS = ("paused", "done", "error")
 #: Calls an actor serves at once: the slice, stops and pings, and the watch.
 CONCURRENCY = 8
+#: The names of the search actors: this prefix, the pool's own id, the actor's number.
+PREFIX = "mombasa-search-"
+
+
+def share(cpus: int, pools: list[str], mine: str) -> int:
+    """The CPUs of ``mine`` among the services ``pools`` (sorted) sharing ``cpus``:
+    equal shares, the remainder to the first ones.
+
+    >>> [share(5, ["a", "b"], p) for p in ("a", "b")]
+    [3, 2]
+    """
+    base, extra = divmod(cpus, len(pools))
+    return base + (1 if pools.index(mine) < extra else 0)
 
 
 def _ray() -> Any:
@@ -224,7 +239,7 @@ class RayBackend(Backend):
     def __init__(self, address: str, extra_tasks: str | None = None) -> None:
         self.address = address
         self.extra_tasks = extra_tasks
-        self.prefix = f"mombasa-search-{uuid.uuid4().hex[:8]}"  # this pool's actors
+        self.prefix = f"{PREFIX}{uuid.uuid4().hex[:8]}"  # this pool's actors
         self._cls: Any = None
         self._options: dict[str, Any] = {}
         self.figures: dict[str, Any] = {}
@@ -244,14 +259,20 @@ class RayBackend(Backend):
         return self.capacity()
 
     def capacity(self) -> int:
-        """The cluster's CPUs now (and, for the health endpoint, the CPUs free and the
-        nodes alive)."""
+        """This service's share of the cluster's CPUs now: all of them, or with several
+        services on the cluster (replicas) an equal share (:func:`share`); and, for the
+        health endpoint, the CPUs, those free, the nodes alive and the services."""
         ray = _ray()
-        total = ray.cluster_resources().get("CPU", 0.0)
+        total = int(ray.cluster_resources().get("CPU", 0.0))
         free = ray.available_resources().get("CPU", 0.0)
         nodes = sum(1 for n in ray.nodes() if n.get("Alive"))
-        self.figures = {"cpus": int(total), "free_cpus": int(free), "nodes": nodes}
-        return int(total)
+        named = ray.util.list_named_actors(all_namespaces=True)
+        pools = {str(a["name"]).rsplit("-", 1)[0] for a in named
+                 if str(a["name"]).startswith(PREFIX)} | {self.prefix}
+        mine = share(total, sorted(pools), self.prefix)
+        self.figures = {"cpus": total, "free_cpus": int(free), "nodes": nodes,
+                        "services": len(pools), "share": mine}
+        return mine
 
     def new_worker(self, ident: int) -> Worker:
         actor = self._cls.options(name=f"{self.prefix}-{ident}",

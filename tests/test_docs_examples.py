@@ -101,6 +101,16 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     ".venv/bin/python -m benchmarks.ladder fit benchmarks/ladder --json ladder.json": (
         "fits the journals of the checkout's benchmarks/ladder (not in a page's folder)",
         "tests/test_ladder.py::test_the_command_plays_resumes_and_writes_the_ratings"),
+    "python -m benchmarks.review_quality thresholds --games 6 --every 2 --iterations 1000 "
+    "--json thresholds.json": (
+        "the review's loss distributions on six games of a strong search (20 minutes)",
+        "tests/test_review.py::test_the_thresholds_measurement_runs_shrunk"),
+    "python -m benchmarks.review_quality speed --seed 7 --json speed.json": (
+        "a game reviewed at 1,000 and 4,000 iterations a decision (10 minutes)",
+        "tests/test_review.py::test_the_speed_measurement_runs_shrunk"),
+    "python -m benchmarks.review_quality quality --games 20 --per-game 3 --json quality.json": (
+        "twenty games played and reviewed for both seats (an hour)",
+        "tests/test_review.py::test_the_quality_measurement_runs_shrunk"),
     "scripts/ensure-chromium.sh": ("installs a system package (make test runs it)",
                                    "tests/test_web_layout.py"),
     "scripts/ensure-axe.sh": ("installs axe-core with npm (make test runs it)",
@@ -141,6 +151,23 @@ ELSEWHERE.update({
         'curl -s "localhost:8002/v1/games/$id?wait=10" | python3 -c \'import json, sys; v = '
         'json.load(sys.stdin); print(v["steps"], "steps, read on the other replica")\'',
         "kill $(jobs -p)"), _DEPLOY_TRIAL),
+})
+
+# docs/api.md, "Searches on a Ray cluster": a cluster of two nodes and a service on it
+# (tests/test_ray_pool.py starts the same two nodes with ray.cluster_utils.Cluster and
+# stops its own processes: `ray stop` would end every Ray process of the machine).
+_RAY_POOL = "tests/test_ray_pool.py::test_the_pool_is_the_clusters_actors"
+ELSEWHERE.update({
+    "ray start --head --port 6390 --num-cpus 1": (
+        "a Ray head node left running (the test starts its own)", _RAY_POOL),
+    "ray start --address 127.0.0.1:6390 --num-cpus 1": (
+        "a second Ray node left running (the test starts its own)", _RAY_POOL),
+    "mombasa serve --ray 127.0.0.1:6390": (
+        "serves until stopped, on a cluster (the test's service joins its own)", _RAY_POOL),
+    "ray stop": ("ends every Ray process of the machine, others' too", _RAY_POOL),
+    "python -m benchmarks.ray_pool --clients 2,4 --duration 30 --json ray_pool.json": (
+        "four load runs of 30 s against their own services (five minutes)",
+        "tests/test_ray_pool.py::test_the_benchmark_runs_shrunk"),
 })
 
 # Rewrites of commands before they run: (page, text, replacement, why). Each must be used.

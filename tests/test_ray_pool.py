@@ -15,6 +15,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -41,16 +42,19 @@ def cluster() -> Iterator[Any]:
     c.shutdown()
 
 
-@pytest.fixture(scope="module")
-def service(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def _on_ray(address: str, tmp: Path) -> Any:
     """``mombasa serve ... --ray ADDRESS``: 429 ``busy`` as soon as two requests are in
     flight (no queue), two analyses at once per client, AI seats of 1 s at most."""
-    tmp = tmp_path_factory.mktemp("ray-pool")
     # serving() puts "serve --port ..." after the command: a shell adds --ray at the end
-    wrapped = ["sh", "-c", f'exec "$0" "$@" --ray {cluster.address}', *command()]
+    wrapped = ["sh", "-c", f'exec "$0" "$@" --ray {address}', *command()]
     env = {"MOMBASA_MAX_QUEUE": "0", "MOMBASA_CLIENT_ANALYSES": "2",
            "MOMBASA_MAX_BOT_TIME": "1", "MOMBASA_MAX_TIME": "4", "MOMBASA_RAY": ""}
-    with serving(tmp / "games.db", tmp / "serve.log", env, mombasa=wrapped) as (_, base):
+    return serving(tmp / "games.db", tmp / "serve.log", env, mombasa=wrapped)
+
+
+@pytest.fixture(scope="module")
+def service(cluster: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with _on_ray(cluster.address, tmp_path_factory.mktemp("ray-pool")) as (_, base):
         yield base
 
 
@@ -223,6 +227,33 @@ def test_the_capacity_follows_nodes_joining_and_leaving(cluster: Any,
     cluster.remove_node(node)
     _until(cpus(2), 40, "the actor of the node that left was not dropped")
     assert _analyse(service, 0.3).status_code == 200
+
+
+def _ready(base: str) -> int:
+    return sum(1 for p in _health(base)["processes"] if p["pid"])
+
+
+def test_two_services_on_one_cluster_split_its_cpus(cluster: Any, service: str,
+                                                   tmp_path: Path) -> None:
+    """Replicas on one cluster: each sees the other's actors and takes half the CPUs;
+    when one stops, the other takes them all again."""
+    with _on_ray(cluster.address, tmp_path) as (_, second):
+        def split() -> bool:
+            a, b = _health(service), _health(second)
+            return a["workers"] == b["workers"] == 1 and a["backend"]["services"] == 2 \
+                and _ready(service) == _ready(second) == 1
+        _until(split, 40, "the two services did not split the cluster's CPUs")
+        assert _analyse(second, 0.3).status_code == 200
+    _until(lambda: _health(service)["workers"] == _ready(service) == 2, 40,
+           "the service did not take the CPUs back")
+
+
+def test_shares_of_the_cpus() -> None:
+    from advisor_api.ray_backend import share
+
+    assert [share(5, ["a", "b"], p) for p in "ab"] == [3, 2]
+    assert [share(2, ["a", "b", "c"], p) for p in "abc"] == [1, 1, 0]
+    assert share(16, ["only"], "only") == 16
 
 
 if __name__ == "__main__":  # pragma: no cover
