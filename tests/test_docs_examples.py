@@ -150,9 +150,9 @@ _RAY_POOL = "tests/test_ray_pool.py::test_the_pool_is_the_clusters_actors"
 ELSEWHERE.update({
     "ray start --head --port 6390 --num-cpus 1": (
         "a Ray head node left running (the test starts its own)", _RAY_POOL),
-    "ray start --address 127.0.0.1:6390 --num-cpus 1": (
+    "RAY_AUTH_MODE=token ray start --address 127.0.0.1:6390 --num-cpus 1": (
         "a second Ray node left running (the test starts its own)", _RAY_POOL),
-    "mombasa serve --ray 127.0.0.1:6390": (
+    "RAY_AUTH_MODE=token mombasa serve --ray 127.0.0.1:6390": (
         "serves until stopped, on a cluster (the test's service joins its own)", _RAY_POOL),
     "ray stop": ("ends every Ray process of the machine, others' too", _RAY_POOL),
     "python -m benchmarks.ray_pool --clients 2,4 --duration 30 --json ray_pool.json": (
