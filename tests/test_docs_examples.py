@@ -101,6 +101,16 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     ".venv/bin/python -m benchmarks.ladder fit benchmarks/ladder --json ladder.json": (
         "fits the journals of the checkout's benchmarks/ladder (not in a page's folder)",
         "tests/test_ladder.py::test_the_command_plays_resumes_and_writes_the_ratings"),
+    "python -m benchmarks.review_quality thresholds --games 6 --every 2 --iterations 1000 "
+    "--json thresholds.json": (
+        "the review's loss distributions on six games of a strong search (20 minutes)",
+        "tests/test_review.py::test_the_thresholds_measurement_runs_shrunk"),
+    "python -m benchmarks.review_quality speed --seed 7 --json speed.json": (
+        "a game reviewed at 1,000 and 4,000 iterations a decision (10 minutes)",
+        "tests/test_review.py::test_the_speed_measurement_runs_shrunk"),
+    "python -m benchmarks.review_quality quality --games 20 --per-game 3 --json quality.json": (
+        "twenty games played and reviewed for both seats (an hour)",
+        "tests/test_review.py::test_the_quality_measurement_runs_shrunk"),
     "scripts/ensure-chromium.sh": ("installs a system package (make test runs it)",
                                    "tests/test_web_layout.py"),
     "scripts/ensure-axe.sh": ("installs axe-core with npm (make test runs it)",
