@@ -7,6 +7,7 @@ rates every level in order; the service's AI seats and ``GET /v1/levels``."""
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from dataclasses import replace
@@ -247,7 +248,7 @@ def test_the_new_game_form_offers_the_levels_with_their_ratings(service: str,
     assert [v for v, _ in options] == [f"level:{n}" for n in range(1, 9)]
     for n, (_, label) in enumerate(options, start=1):
         assert label == (f"Level {n}: {levels.level(n).name} "
-                         f"(rating {round(rated[n]['rating'])})")
+                         f"(rating {math.floor(rated[n]['rating'] + 0.5)})")  # Math.round
     assert page.eval_on_selector(seat2, "el => el.value") == "mcts:time=0.5"  # unchanged
     page.select_option(seat2, "level:1")
     page.select_option("#ng-players", "3")  # the rows are rebuilt: the choice is kept

@@ -152,9 +152,14 @@ def test_review_screen(service: str, browser: Any, axe_source: str, size: str) -
     target = mistakes[len(mistakes) // 2]
     mark = page.locator(f"#rv-chart .rc-mark[data-index='{target['index']}']").first
     mark.scroll_into_view_if_needed()
-    box = mark.bounding_box()
-    assert box is not None
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    # The mark's centre, as a point of the chart's hit area (which takes the clicks):
+    # measured together, and clicked by the locator, which waits for the chart to stand
+    # still, so a layout settling meanwhile cannot move the point off the mark.
+    hit = page.locator("#rv-chart .rc-hit").first
+    box, area = mark.bounding_box(), hit.bounding_box()
+    assert box is not None and area is not None
+    hit.click(position={"x": box["x"] + box["width"] / 2 - area["x"],
+                        "y": box["y"] + box["height"] / 2 - area["y"]})
     _wait_shown(page, target["index"])
     _check_labels(page, target)
     current = page.locator("#rv-list button[aria-current=true]")
