@@ -83,7 +83,14 @@ def _shown(page: Any) -> int:
 
 
 def _wait_shown(page: Any, index: int) -> None:
-    page.wait_for_function(f"{SHOWN} === {index}", timeout=15_000)
+    try:
+        page.wait_for_function(f"{SHOWN} === {index}", timeout=15_000)
+    except Exception as exc:  # say where the screen is instead: shown, chosen, status
+        state = page.evaluate("[document.body.dataset.reviewShown,"
+                              " document.body.dataset.reviewIndex,"
+                              " document.querySelector('#rv-status')?.textContent]")
+        raise AssertionError(f"decision {index} not shown: shown, chosen, status = "
+                             f"{state}") from exc
 
 
 def _job(base: str, game: dict[str, Any]) -> dict[str, Any]:
@@ -149,7 +156,11 @@ def test_review_screen(service: str, browser: Any, axe_source: str, size: str) -
     assert _overflow(page) <= 0
 
     # a click on a mark of the chart: that decision
-    target = mistakes[len(mistakes) // 2]
+    # the hardest: the mistake with the nearest other decision (a step or two apart, a
+    # pixel or two on a phone's chart): a tap on its dot must still be that decision
+    gaps = {d["index"]: min(abs(d["index"] - o["index"]) for o in decisions if o is not d)
+            for d in mistakes}
+    target = min(mistakes, key=lambda d: (gaps[d["index"]], d["index"]))
     mark = page.locator(f"#rv-chart .rc-mark[data-index='{target['index']}']").first
     mark.scroll_into_view_if_needed()
     # The mark's centre, as a point of the chart's hit area (which takes the clicks):

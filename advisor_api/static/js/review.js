@@ -372,9 +372,27 @@ function mistake(delta) {
   if (next !== undefined) select(next);
 }
 
+/** The decision of the mistake mark nearest the click, within 12 px: a tap on a dot
+ * is that dot's decision even where decisions lie closer together than a pixel or two
+ * (a phone's chart), which the nearest step along the axis alone could miss. */
+function markAt(ev) {
+  let found = null;
+  let nearest = 12 * 12;
+  for (const mark of $("#rv-chart").querySelectorAll(".rc-mark")) {
+    const r = mark.getBoundingClientRect();
+    const dx = r.left + r.width / 2 - ev.clientX;
+    const dy = r.top + r.height / 2 - ev.clientY;
+    if (dx * dx + dy * dy < nearest) {
+      nearest = dx * dx + dy * dy;
+      found = Number(mark.dataset.index);
+    }
+  }
+  return found;
+}
+
 function onChartClick(ev) {
   if (!rv.decisions.length) return;
-  const at = indexAt($("#rv-chart"), ev, rv.steps);
+  const at = markAt(ev) ?? indexAt($("#rv-chart"), ev, rv.steps);
   let best = 0;
   rv.decisions.forEach((d, k) => { if (Math.abs(d.index - at) < Math.abs(rv.decisions[best].index - at)) best = k; });
   select(best);
