@@ -32,7 +32,7 @@ import httpx
 import pytest
 from playwright.sync_api import Error as PlaywrightError
 
-from tests.browser import Console, artifacts, sized_page
+from tests.browser import Console, Finger, artifacts, player_page
 from tests.service_process import service_fixture
 
 AI = "mcts:iterations=10"
@@ -162,11 +162,11 @@ class Table:
     nothing overflows sideways and the target is wholly in view and on top where tapped.
     Screenshots: ``test-artifacts/game-<size>-<name>.png``."""
 
-    def __init__(self, page: Any, size: str, cdp: Any) -> None:
+    def __init__(self, page: Any, size: str, finger: Finger) -> None:
         self.page = page
         self.size = size
         self.narrow = size != "laptop"
-        self.cdp = cdp  # touch events (phone, tablet); None: a mouse
+        self.finger = finger  # touch (phone, tablet) or a mouse
         self.shots: list[str] = []
         self.taps = 0
         self.remeasured = 0  # targets a redraw replaced or moved before the tap
@@ -193,17 +193,7 @@ class Table:
 
     def _drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
         """One finger across the board (touch), in small moves."""
-        touch = self.cdp.send
-        touch("Input.dispatchTouchEvent", {"type": "touchStart",
-                                           "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
-        for k in range(1, 9):
-            touch("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-                {"x": x0 + (x1 - x0) * k / 8, "y": y0 + (y1 - y0) * k / 8, "id": 1}]})
-        # the finger rests before it lifts: no fling (a tap during one is no tap)
-        self.page.wait_for_timeout(120)
-        touch("Input.dispatchTouchEvent", {"type": "touchMove",
-                                           "touchPoints": [{"x": x1, "y": y1, "id": 1}]})
-        touch("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        self.finger.drag(x0, y0, x1, y1)
 
     def _into_view(self, loc: Any) -> bool:
         """As a player would: the page (or the players' boards) scrolled to the target,
@@ -223,7 +213,7 @@ class Table:
                 return False
             if off["fits"]:
                 return True
-            assert self.cdp is not None, (self.size, "a target off the whole board", off)
+            assert self.finger.touch, (self.size, "a target off the whole board", off)
             left, top, right, bottom = off["board"]
             x0, y0 = (left + right) / 2, (top + bottom) / 2
             x1 = min(max(x0 + off["dx"] * 1.1, left + 2), right - 2)
@@ -256,10 +246,7 @@ class Table:
         assert point["x"] is not None, (self.size, what, "covered where it shows", point)
         if shot:
             self.shot(shot)
-        if self.cdp is not None:
-            self.page.touchscreen.tap(point["x"], point["y"])
-        else:
-            self.page.mouse.click(point["x"], point["y"])
+        self.finger.tap(point["x"], point["y"])
         self.taps += 1
 
     def target(self, key: str) -> Any:
@@ -415,8 +402,8 @@ def test_play_a_game_against_the_ai(service: str, browser: Any, size: str) -> No
     the chooser, a suggestion line. Screenshots of every phase at every size."""
     started = time.monotonic()
     touch = size != "laptop"
-    context, page, console = sized_page(browser, *SIZES[size], touch)
-    table = Table(page, size, context.new_cdp_session(page) if touch else None)
+    context, page, console, finger = player_page(browser, *SIZES[size], touch)
+    table = Table(page, size, finger)
     gid = _create_game(table, service)
 
     met: dict[str, int] = {}  # decision kinds met (how often)

@@ -19,17 +19,10 @@ import pytest
 
 from tests.browser import artifacts
 from tests.service_process import service_fixture
-from tests.test_web_layout import AXE, _axe
+from tests.test_web_layout import _axe
 from tests.test_web_taps import SIZES, imported, open_page, record_until, settle, steps_now
 
 service = service_fixture("web-a11y-game", {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"})
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run scripts/ensure-axe.sh (make test does)")
-    return AXE.read_text()
 
 
 def _scroll_log(page: Any) -> None:

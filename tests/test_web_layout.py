@@ -26,7 +26,6 @@ from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
-AXE = ROOT / "tools" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 AI = "mcts:iterations=10"
 SIZES = {"phone": (390, 844), "tablet": (820, 1180), "laptop": (1440, 900),
          "desktop": (1920, 1080)}
@@ -62,13 +61,6 @@ TARGETS_JS = """() => {
 
 
 service = service_fixture("web-layout", {"MOMBASA_WORKERS": "2", "MOMBASA_MAX_BOT_TIME": "2"})
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run scripts/ensure-axe.sh (make test does)")
-    return AXE.read_text()
 
 
 # A board target the zoomed board's window cuts: axe reads only its visible part of the

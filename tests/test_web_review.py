@@ -27,7 +27,7 @@ import pytest
 import engine
 from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
-from tests.test_web_layout import AXE, _axe, _overflow
+from tests.test_web_layout import _axe, _overflow
 
 SIZES = {"phone": (390, 844), "laptop": (1440, 900)}
 SEATS = [{"kind": "human"}, {"kind": "ai", "bot": "random"}]
@@ -42,13 +42,6 @@ def shots() -> Path:
     path = Path(folder)
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run scripts/ensure-axe.sh (make test does)")
-    return AXE.read_text()
 
 
 def random_record(seed: int) -> dict[str, Any]:

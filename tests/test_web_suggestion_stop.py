@@ -28,7 +28,6 @@ import pytest
 
 from tests.browser import Console, artifacts
 from tests.service_process import service_fixture
-from tests.test_web_layout import AXE
 
 SIZES = {"phone": (390, 844), "tablet": (820, 1180), "laptop": (1440, 900)}
 AI = "mcts:iterations=10"
@@ -39,13 +38,6 @@ service = service_fixture("web-suggestion-stop", {"MOMBASA_WORKERS": "2"})
 AXE_JS = """async () => (await axe.run('#suggest', {resultTypes: ['violations']}))
   .violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
   .map(v => `${v.id}: ${v.nodes.map(n => n.target.join(' ')).join(', ')}`)"""
-
-
-@pytest.fixture(scope="module")
-def axe_source() -> str:
-    if not AXE.exists():
-        pytest.fail(f"{AXE} is missing: run scripts/ensure-axe.sh (make test does)")
-    return AXE.read_text()
 
 
 def _game_at_planning(base: str, seed: int) -> dict[str, Any]:

@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 import engine
-from tests.browser import artifacts, sized_page
+from tests.browser import Finger, artifacts, player_page, sized_page
 from tests.service_process import service_fixture
 from tests.test_web import Table, _choose, _create_game, _legal, _settle
 
@@ -108,39 +108,6 @@ WATCH_JS = """() => {
 }"""
 
 
-class Finger:
-    """Drags and taps as a player at one size: touch (CDP) on the narrow sizes, the
-    mouse on the laptop."""
-
-    def __init__(self, context: Any, page: Any, size: str) -> None:
-        self.page = page
-        self.touch = size != "laptop"
-        self.cdp = context.new_cdp_session(page) if self.touch else None
-
-    def drag(self, x0: float, y0: float, x1: float, y1: float) -> None:
-        if self.cdp is None:
-            self.page.mouse.move(x0, y0)
-            self.page.mouse.down()
-            for k in range(1, 9):
-                self.page.mouse.move(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8)
-            self.page.mouse.up()
-            return
-        send = self.cdp.send
-        send("Input.dispatchTouchEvent", {"type": "touchStart",
-                                          "touchPoints": [{"x": x0, "y": y0, "id": 1}]})
-        for k in range(1, 9):
-            send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [
-                {"x": x0 + (x1 - x0) * k / 8, "y": y0 + (y1 - y0) * k / 8, "id": 1}]})
-        self.page.wait_for_timeout(120)  # the finger rests before it lifts: no fling
-        send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
-
-    def tap(self, x: float, y: float) -> None:
-        if self.touch:
-            self.page.touchscreen.tap(x, y)
-        else:
-            self.page.mouse.click(x, y)
-
-
 def cut_by_the_edge(page: Any, finger: Finger, key: str) -> tuple[float, float]:
     """Drag the board until the target ``key`` is cut by the right edge of the board's
     window (a third of it or so showing); a point 10 px inside that edge, on the target,
@@ -220,7 +187,7 @@ def test_a_tap_on_the_visible_edge_of_a_target_plays_it(
 
     game = imported(service, record_until(kind, test=enough))
     context, page, console = open_page(browser, service, game, size)
-    finger = Finger(context, page, size)
+    finger = Finger(context, page, size != "laptop")
     if size != "laptop" and page.evaluate("document.body.dataset.pane") != pane:
         page.click(f"#panes button[data-pane={pane}]")
     zoom_in(page, size)
@@ -253,8 +220,8 @@ def test_a_tap_on_the_visible_edge_of_a_target_plays_it(
 class CountingTable(Table):
     """test_web's player at a screen, counting the tab bar's taps and the drags too."""
 
-    def __init__(self, page: Any, size: str, cdp: Any) -> None:
-        super().__init__(page, size, cdp)
+    def __init__(self, page: Any, size: str, finger: Finger) -> None:
+        super().__init__(page, size, finger)
         self.pane_taps = 0
         self.drags = 0
 
@@ -274,8 +241,8 @@ def test_taps_and_pane_switches_per_round(service: str, browser: Any, size: str)
     tried at each decision of round 2): the taps, the tab bar's share of them and the
     drags of each round, written to ``test-artifacts/taps-<size>.txt``."""
     touch = size != "laptop"
-    context, page, console = sized_page(browser, *SIZES[size], touch)
-    table = CountingTable(page, size, context.new_cdp_session(page) if touch else None)
+    context, page, console, finger = player_page(browser, *SIZES[size], touch)
+    table = CountingTable(page, size, finger)
     _create_game(table, service)
     tried: set[str] = set()
     counts: dict[int, list[int]] = {}
