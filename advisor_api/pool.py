@@ -56,7 +56,6 @@ import itertools
 import logging
 import math
 import multiprocessing
-import os
 import time
 from collections.abc import Callable
 from multiprocessing.connection import Connection
@@ -220,21 +219,6 @@ class LocalBackend(Backend):
         return LocalWorker(self._ctx, ident, self.extra_tasks)
 
 
-#: The environment variable that puts the searches on a Ray cluster (``mombasa serve
-#: --ray``): "auto", an address, or "local".
-RAY_ENV = "MOMBASA_RAY"
-
-
-def default_backend(size: int, extra_tasks: str | None = None) -> Backend:
-    """Ray actors when ``MOMBASA_RAY`` names a cluster, else ``size`` local processes."""
-    address = os.environ.get(RAY_ENV, "").strip()
-    if address:
-        from advisor_api.ray_backend import RayBackend
-
-        return RayBackend(address, extra_tasks)
-    return LocalBackend(size, extra_tasks)
-
-
 class Job:
     """One task of a ticket: a search run in slices on one process."""
 
@@ -290,9 +274,10 @@ class WorkerPool:
     """Search processes (or Ray actors) shared by every request of the service.
 
     ``size``: the processes of the default :class:`LocalBackend`; ``backend``: where the
-    searches run (default :func:`default_backend`: Ray when ``MOMBASA_RAY`` is set). The
-    pool's :attr:`size` is the backend's capacity (read at :meth:`start`, and again
-    every ``backend.refresh_every`` seconds when it may change).
+    searches run (the service's :func:`~advisor_api.service.search_backend`: Ray actors
+    when its settings name a cluster). The pool's :attr:`size` is the backend's capacity
+    (read at :meth:`start`, and again every ``backend.refresh_every`` seconds when it may
+    change).
 
     ``extra_tasks`` (tests only): the dotted name of a module of more task kinds that
     every process imports at start (:func:`advisor_api.worker.task_table`)."""
@@ -301,7 +286,7 @@ class WorkerPool:
                  max_rss_mb: float = 0, extra_tasks: str | None = None,
                  slice_seconds: float = SLICE, max_sessions: int = MAX_SESSIONS,
                  backend: Backend | None = None) -> None:
-        self.backend = backend or default_backend(size, extra_tasks)
+        self.backend = backend or LocalBackend(size, extra_tasks)
         self.size = size  # searches running at once: the backend's capacity from start()
         self.max_queue = max_queue
         self.grace = grace

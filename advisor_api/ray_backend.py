@@ -1,6 +1,6 @@
 """The search pool on a Ray cluster (``mombasa serve --ray auto|ADDRESS``, or
-``MOMBASA_RAY``): a second :class:`~advisor_api.pool.Backend` of
-:class:`~advisor_api.pool.WorkerPool`.
+``MOMBASA_RAY``: the settings' ``ray``): a second :class:`~advisor_api.pool.Backend` of
+:class:`~advisor_api.pool.WorkerPool`, chosen by :func:`advisor_api.service.search_backend`.
 
 Only where a slice runs changes. The scheduler (fair share by search-seconds, time
 slices, admission, deadlines, crash recovery, recycling) is the pool's, unchanged; its
@@ -46,7 +46,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from advisor_api.pool import RAY_ENV, Backend, Worker
+from advisor_api.pool import Backend, Worker
 from advisor_api.settings import Settings
 from advisor_api.worker import Host, rss_bytes
 
@@ -294,13 +294,13 @@ def cluster_cpus(address: str) -> int:
 
 def serve_on_ray(settings: Settings, address: str) -> Settings:
     """``mombasa serve --ray ADDRESS``: join the cluster now (ValueError saying why not),
-    put the search pool on it (``MOMBASA_RAY``, read by :func:`~advisor_api.pool.
-    default_backend`) and allow analyses as many ``jobs`` as the cluster has CPUs."""
+    put the search pool on it (the settings' ``ray``, read by
+    :func:`~advisor_api.service.search_backend`) and allow analyses as many ``jobs`` as
+    the cluster has CPUs."""
     from search.distributed import RayUnavailable
 
     try:
         cpus = cluster_cpus(address)
     except RayUnavailable as exc:
         raise ValueError(f"--ray {address}: {exc}") from None
-    os.environ[RAY_ENV] = address
-    return settings.with_(workers=cpus)
+    return settings.with_(ray=address, workers=cpus)

@@ -18,10 +18,20 @@ from fastapi import Depends, Request
 from advisor_api.catalogues import CatalogueLibrary
 from advisor_api.games import GameService
 from advisor_api.limits import ClientLimits
-from advisor_api.pool import WorkerPool
+from advisor_api.pool import Backend, LocalBackend, WorkerPool
+from advisor_api.ray_backend import RayBackend
 from advisor_api.replicas import Replicas
 from advisor_api.settings import Settings
 from advisor_api.store import Store
+
+
+def search_backend(settings: Settings, extra_tasks: str | None = None) -> Backend:
+    """Where the service's searches run: actors on the Ray cluster that ``settings.ray``
+    names (``MOMBASA_RAY``, ``mombasa serve --ray``), else ``settings.workers`` search
+    processes of this machine."""
+    if settings.ray:
+        return RayBackend(settings.ray, extra_tasks)
+    return LocalBackend(settings.workers, extra_tasks)
 
 
 class Service:
@@ -35,7 +45,8 @@ class Service:
         self.pool = WorkerPool(settings.workers, settings.max_queue, settings.grace,
                                max_tasks=settings.worker_max_tasks,
                                max_rss_mb=settings.worker_max_rss_mb,
-                               extra_tasks=worker_tasks)
+                               extra_tasks=worker_tasks,
+                               backend=search_backend(settings, worker_tasks))
         self.limits = ClientLimits(
             settings.client_analyses, settings.client_games_per_minute,
             settings.client_ai_games, running=lambda g: g.ai_task is not None,

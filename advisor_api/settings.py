@@ -44,6 +44,7 @@ ENV_VARS: dict[str, str] = {
     "MOMBASA_CORS_ORIGINS": "cors_origins",
     "MOMBASA_TRUSTED_PROXIES": "trusted_proxies",
     "MOMBASA_AI_LEASE": "ai_lease",
+    "MOMBASA_RAY": "ray",
 }
 
 #: The hosts a request may name (``Host`` header) by default: this machine only.
@@ -126,6 +127,10 @@ class Settings:
     # Replicas on one PostgreSQL database: seconds a replica holds a game's AI seats
     # without renewing its lease (renewed every third of it); another takes over then.
     ai_lease: float = 10.0
+    # Where the searches run: a Ray cluster ("auto": the running one, its address, or
+    # "local": one started in the service; ``mombasa serve --ray``), one search actor
+    # per CPU of the cluster; "": ``workers`` search processes of this machine.
+    ray: str = ""
 
     def __post_init__(self) -> None:
         for name in ("max_time", "grace", "default_time", "stream_interval", "max_bot_time",
@@ -146,6 +151,7 @@ class Settings:
                       for h in self.allowed_hosts)
         origins = tuple(o.strip().lower().removesuffix("/") for o in self.cors_origins)
         object.__setattr__(self, "allowed_hosts", hosts)
+        object.__setattr__(self, "ray", self.ray.strip())
         object.__setattr__(self, "cors_origins", origins)
         for host in hosts:
             if not host or (any(c in host for c in "/:@ \t") and not _ipv6(host)):

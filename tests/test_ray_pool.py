@@ -248,6 +248,28 @@ def test_two_services_on_one_cluster_split_its_cpus(cluster: Any, service: str,
            "the service did not take the CPUs back")
 
 
+def test_the_settings_choose_the_backend(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``MOMBASA_RAY`` is a setting (``Settings.ray``): the service hands the pool its
+    backend (the pool reads no environment), and ``serve --ray`` puts the address in the
+    settings, not in the environment."""
+    from advisor_api import ray_backend
+    from advisor_api.pool import LocalBackend
+    from advisor_api.service import search_backend
+    from advisor_api.settings import Settings
+
+    assert Settings.from_env({"MOMBASA_RAY": " auto "}).ray == "auto"
+    assert Settings.from_env({}).ray == ""
+    local = search_backend(Settings(workers=3))
+    assert isinstance(local, LocalBackend) and local.capacity() == 3
+    on_ray = search_backend(Settings(ray="10.0.0.5:6379"))
+    assert isinstance(on_ray, ray_backend.RayBackend) and on_ray.address == "10.0.0.5:6379"
+    monkeypatch.setattr(ray_backend, "cluster_cpus", lambda address: 6)
+    monkeypatch.delenv("MOMBASA_RAY", raising=False)
+    served = ray_backend.serve_on_ray(Settings(), "auto")
+    assert (served.ray, served.workers) == ("auto", 6)
+    assert "MOMBASA_RAY" not in os.environ
+
+
 def test_shares_of_the_cpus() -> None:
     from advisor_api.ray_backend import share
 
