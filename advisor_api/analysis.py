@@ -177,8 +177,10 @@ class Plan:
 
 def make_plan(obs: Observation, settings: Settings, *, iterations: int | None,
               time: float | None, multipv: int, seed: int | None, jobs: int,
-              prefix: str = "limit.") -> Plan:
-    """Check the limits against the caps (422 naming the field) and fix the seed."""
+              prefix: str = "limit.", max_jobs: int | None = None) -> Plan:
+    """Check the limits against the caps (422 naming the field) and fix the seed.
+    ``max_jobs``: the searches that may run at once now (the service's pool: its
+    backend's capacity, which follows a Ray cluster's nodes); None: ``settings.workers``."""
     if iterations is None and time is None:
         time = settings.default_time
     if time is not None and time > settings.max_time:
@@ -191,9 +193,10 @@ def make_plan(obs: Observation, settings: Settings, *, iterations: int | None,
     if multipv > settings.max_multipv:
         raise InvalidInput(f"multipv: at most {settings.max_multipv}, got {multipv}",
                            field="multipv")
-    if jobs > settings.workers:
-        raise InvalidInput(f"jobs: at most {settings.workers} (the search processes of "
-                           f"this service), got {jobs}", field="jobs")
+    most = settings.workers if max_jobs is None else max_jobs
+    if jobs > most:
+        raise InvalidInput(f"jobs: at most {most} (the search processes of this service), "
+                           f"got {jobs}", field="jobs")
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 31)
     searchable(obs)

@@ -107,7 +107,7 @@ def serve(
             settings = settings.with_(db_path=str(db))
         settings = settings.with_(allowed_hosts=allowed_hosts(
             settings.allowed_hosts, host, allow_host or []))
-        if ray:  # the searches on the cluster: as many jobs as it has CPUs
+        if ray:  # the searches on the cluster, one per CPU
             from advisor_api.ray_backend import serve_on_ray
             settings = serve_on_ray(settings, ray)
     except ValueError as exc:

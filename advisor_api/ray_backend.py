@@ -24,8 +24,8 @@ Capacity. :meth:`RayBackend.capacity` is the cluster's CPUs as Ray counts them
 takes its actors with it and they are not replaced beyond the capacity. Several
 services on one cluster (replicas) split its CPUs equally (:func:`share`), each seeing
 the others by their actors' names (``mombasa-search-<id>-<n>``, listed by Ray). The
-pool's admission (429 ``busy``: ``size + MOMBASA_MAX_QUEUE`` requests in flight) and its
-Retry-After use that figure.
+pool's admission (429 ``busy``: ``size + MOMBASA_MAX_QUEUE`` requests in flight), its
+Retry-After and an analysis' ``jobs`` cap (422 above) use that figure.
 
 Files. A state played with a stored catalogue names its file
 (``<catalogue dir>/<sha256>.json``), which other machines do not have: the file's text
@@ -293,10 +293,11 @@ def cluster_cpus(address: str) -> int:
 
 
 def serve_on_ray(settings: Settings, address: str) -> Settings:
-    """``mombasa serve --ray ADDRESS``: join the cluster now (ValueError saying why not),
-    put the search pool on it (the settings' ``ray``, read by
-    :func:`~advisor_api.service.search_backend`) and allow analyses as many ``jobs`` as
-    the cluster has CPUs."""
+    """``mombasa serve --ray ADDRESS``: join the cluster now (ValueError saying why not)
+    and put the search pool on it (the settings' ``ray``, read by
+    :func:`~advisor_api.service.search_backend`); ``workers`` is the cluster's CPUs (the
+    pool's size until it has read its share; then the pool's current capacity caps an
+    analysis' ``jobs``)."""
     from search.distributed import RayUnavailable
 
     try:

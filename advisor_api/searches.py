@@ -18,13 +18,13 @@ from advisor_api.limits import CLIENT, Lease, unless_disconnected
 from advisor_api.pool import Ticket
 from advisor_api.schemas import AnalyseRequest
 from advisor_api.service import Service
-from advisor_api.settings import Settings
 from search.mcts import SearchResult
 from search.parallel import RootStats, merge
 
 
-def plan(req: AnalyseRequest, settings: Settings) -> analysis.Plan:
-    """Read and check the request (422 / 409), fix the limits and the seed."""
+def plan(req: AnalyseRequest, svc: Service) -> analysis.Plan:
+    """Read and check the request (422 / 409), fix the limits and the seed; ``jobs`` at
+    most the searches the pool runs at once now (its backend's current capacity)."""
     if (req.state is None) == (req.observation is None):
         field = "state" if req.state is None else "observation"
         raise InvalidInput(f"{field}: give exactly one of 'state' and 'observation'",
@@ -35,9 +35,9 @@ def plan(req: AnalyseRequest, settings: Settings) -> analysis.Plan:
         obs = analysis.read_observation(req.observation)
     limit = req.limit
     return analysis.make_plan(
-        obs, settings, iterations=limit.iterations if limit else None,
+        obs, svc.settings, iterations=limit.iterations if limit else None,
         time=limit.time if limit else None, multipv=req.multipv, seed=req.seed,
-        jobs=req.jobs)
+        jobs=req.jobs, max_jobs=svc.pool.size)
 
 
 def admit(svc: Service, plan: analysis.Plan) -> tuple[Ticket, Lease]:

@@ -4,8 +4,8 @@
 of the machine), and a real service joined to it. Analyses, a deep analysis (``jobs``),
 AI moves and a review job run on the cluster's search actors (their pids and nodes in
 ``/v1/health``); the capacity is the cluster's CPUs, followed as a node joins and
-leaves; admission keeps its promises against it; a killed actor fails its search over
-(500) and is replaced. About a minute."""
+leaves (the actors and the analyses' ``jobs`` cap); admission keeps its promises against
+it; a killed actor fails its search over (500) and is replaced. About a minute."""
 
 from __future__ import annotations
 
@@ -222,11 +222,18 @@ def test_the_capacity_follows_nodes_joining_and_leaving(cluster: Any,
         return check
 
     _until(cpus(3), 40, "the third node's CPU was not used")
-    r = _analyse(service, 0.3, jobs=3)  # the jobs cap is the CPUs read at the start
+    # the jobs cap is the capacity now, not the CPUs read at the start
+    r = _analyse(service, 0.3, jobs=3)
+    assert r.status_code == 200 and r.json()["jobs"] == 3, r.text
+    r = _analyse(service, 0.3, jobs=4)
     assert r.status_code == 422 and r.json()["field"] == "jobs", r.text
+    assert "at most 3 " in r.text, r.text
     cluster.remove_node(node)
     _until(cpus(2), 40, "the actor of the node that left was not dropped")
-    assert _analyse(service, 0.3).status_code == 200
+    r = _analyse(service, 0.3, jobs=3)  # the node gone: its CPU no longer counts
+    assert r.status_code == 422 and r.json()["field"] == "jobs", r.text
+    assert "at most 2 " in r.text, r.text
+    assert _analyse(service, 0.3, jobs=2).status_code == 200
 
 
 def _ready(base: str) -> int:
@@ -244,8 +251,11 @@ def test_two_services_on_one_cluster_split_its_cpus(cluster: Any, service: str,
                 and _ready(service) == _ready(second) == 1
         _until(split, 40, "the two services did not split the cluster's CPUs")
         assert _analyse(second, 0.3).status_code == 200
+        r = _analyse(service, 0.3, jobs=2)  # a share of one CPU: one job at most
+        assert r.status_code == 422 and r.json()["field"] == "jobs", r.text
     _until(lambda: _health(service)["workers"] == _ready(service) == 2, 40,
            "the service did not take the CPUs back")
+    assert _analyse(service, 0.3, jobs=2).status_code == 200
 
 
 def test_the_settings_choose_the_backend(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,7 +20,7 @@ router = APIRouter(tags=["analysis"])
 async def analyse(req: AnalyseRequest, svc: ServiceDep) -> dict[str, Any]:
     """Ranked suggestions for the deciding player of a state (searched on that
     player's observation only) or of an observation."""
-    return await searches.analyse(svc, searches.plan(req, svc.settings))
+    return await searches.analyse(svc, searches.plan(req, svc))
 
 
 @router.post("/v1/analyse/stream", response_class=StreamingResponse,
@@ -31,4 +31,4 @@ async def analyse(req: AnalyseRequest, svc: ServiceDep) -> dict[str, Any]:
 async def analyse_stream(req: AnalyseRequest, svc: ServiceDep) -> StreamingResponse:
     """The analysis as Server-Sent Events: the current lines every ~300 ms until the
     limit (event ``done``) or until the client disconnects (the search stops)."""
-    return searches.stream_response(svc, searches.plan(req, svc.settings))
+    return searches.stream_response(svc, searches.plan(req, svc))

@@ -214,7 +214,7 @@ async def game_analysis(
         access.actor(game, token, seat, "ask the analysis of")
     await svc.games.touch(game)
     plan = make_plan(_advised(game, seat), svc.settings, iterations=iterations, time=time,
-                     multipv=multipv, seed=seed, jobs=jobs, prefix="")
+                     multipv=multipv, seed=seed, jobs=jobs, prefix="", max_jobs=svc.pool.size)
     return await searches.analyse(svc, plan)
 
 
