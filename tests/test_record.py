@@ -170,6 +170,20 @@ def test_starting_tiles_dealt_to_others_stay_hidden() -> None:
             assert (s.step is None) == (r.step.a != 0)
 
 
+def test_a_seats_view_gives_the_result_of_a_finished_game_only() -> None:
+    """A record read with its result: a seat's view of the whole game keeps the result;
+    a view of its first 60 steps (the states up to there: the game not over) gives
+    none, whatever the record claims."""
+    rec, states = _play(12)
+    data = rec.to_json(final=states[-1])
+    whole = GameRecord.from_json(data)
+    assert whole.result is not None
+    assert whole.seen_by(0, states).result == whole.result == data["result"]
+    cut = GameRecord.from_json({**data, "steps": data["steps"][:60]})
+    assert cut.result == data["result"]  # read, not replayed
+    assert cut.seen_by(0, states[:61]).result is None
+
+
 def test_a_spectators_record_reads_back_with_view_zero() -> None:
     """A spectator (no seat) sees no seat's hidden plan before the reveal; its record
     says ``view: 0`` and reads back as that view."""
