@@ -71,6 +71,7 @@ import pstats
 import random
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import replace
 
 import search.bots as bots_module
@@ -93,24 +94,31 @@ from search.mcts import MCTS, SearchConfig
 from search.policy import plan_step, policy_step
 
 
-def sample_positions(count: int, seed: int = 100) -> list[Observation]:
-    """Action decisions with at least two candidate steps, from greedy self-play
-    (learned evaluator), one every few moves, as seen by the player to act."""
+def sample_positions(count: int, seed: int = 100, share: float = 0.15,
+                     keep: Callable[[Observation], bool] | None = None,
+                     bot_seed: int = 0) -> list[Observation]:
+    """About ``share`` of the decisions ``keep`` accepts (default: action decisions
+    with more than two legal steps), from 2-player greedy self-play (learned
+    evaluator), as seen by the player to act."""
     rng = random.Random(seed)
     out: list[Observation] = []
     game = 0
     while len(out) < count:
         s = new_game(players=2, seed=seed + game)
-        bots = [make_bot("greedy:eval=learned", seed=game * 2 + i) for i in range(2)]
+        bots = [make_bot("greedy:eval=learned", seed=bot_seed + game * 2 + i) for i in range(2)]
         game += 1
         while not s.is_over() and len(out) < count:
             d = s.decision
             if d.kind == "chance":
                 s = s.apply(s.sample_chance())
                 continue
-            if d.kind == "action" and rng.random() < 0.15 and len(s.legal_steps()) > 2:
-                out.append(observe(s, d.player))
-            s = apply_move(s, bots[d.player].choose(observe(s, d.player)))
+            obs = observe(s, d.player)
+            if keep is None:  # (this order of the draws gives the documented positions)
+                if d.kind == "action" and rng.random() < share and len(s.legal_steps()) > 2:
+                    out.append(obs)
+            elif rng.random() < share and keep(obs):
+                out.append(obs)
+            s = apply_move(s, bots[d.player].choose(obs))
     return out
 
 

@@ -18,6 +18,16 @@ Round 3 (measured, not in the shipped fit: benchmarks/strength/search-journal.md
     python -m benchmarks.train_recipe --round 3 --out r3.npz
     python -m benchmarks.train_recipe --fit m13.json r1.npz r3.npz
 
+Round 4 (issue 56, search-bootstrapped targets: journal 2026-12-06, "Toward what a
+deeper search says") plays two-player self-play of the shipped search at 500 iterations
+a step; every position a search decided records what that search expected each player
+to end with, and ``--toward-search S`` fits to targets moved ``S`` of the way from the
+final money to it:
+
+    python -m benchmarks.train_recipe --round 4 --seed 56 --out r4.npz
+    python -m benchmarks.train_recipe --fit mq.json r4.npz --toward-search 0.5 \\
+        --keep-from search/data/value_model.json
+
 ``--jobs`` runs games on the local process pool; ``--ray ADDRESS`` on a Ray cluster
 (same records for the same seeds either way). ``--scale`` multiplies every table's game
 count (0.05 for a smoke run).
@@ -30,6 +40,7 @@ import time
 
 from search.dataset import Dataset
 from search.selfplay import SelfplayTask, play_tasks
+from search.value_model import ValueModel
 
 # (seat specs, games); seats rotate by one every game. {g}: the round's greedy bot.
 # {m}: the round-2 search. The shipped model was fitted on games of the search without
@@ -39,6 +50,9 @@ SEARCH = "mcts:iterations=200,drive=0,select=lead"
 # {s}: the round-3 search, the shipped one (the plan model, the drive, select=mix), played
 # with the model of rounds 1-2: its own games, so the fit sees the positions it now reaches.
 SEARCH3 = "mcts:iterations=300"
+# {q}: round 4, the shipped search at 500 iterations, two players: positions with the
+# expectation of a search deeper than the evaluator's own look (search-bootstrapped).
+SEARCH4 = "mcts:iterations=500"
 ROUNDS: dict[int, tuple[str, list[tuple[list[str], int]]]] = {
     1: ("hand", [
         (["{g}", "{g}"], 200),
@@ -74,6 +88,9 @@ ROUNDS: dict[int, tuple[str, list[tuple[list[str], int]]]] = {
         (["{s}", "bookkeeper", "diamonds"], 20),
         (["{s}"] * 4, 30),
     ]),
+    4: ("learned", [
+        (["{q}", "{q}"], 300),
+    ]),
 }
 
 
@@ -85,6 +102,7 @@ def round_tasks(number: int, seed: int, scale: float = 1.0,
     tasks: list[SelfplayTask] = []
     for specs, games in tables:
         specs = [s.replace("{g}", greedy).replace("{m}", SEARCH).replace("{s}", SEARCH3)
+                 .replace("{q}", SEARCH4)
                  for s in specs]
         for g in range(max(1, round(games * scale))):
             rot = g % len(specs)
@@ -103,6 +121,15 @@ def play(tasks: list[SelfplayTask], jobs: int = 1, ray: str | None = None) -> Da
     return play_tasks(tasks, jobs)
 
 
+def with_buckets_of(model: ValueModel, other: ValueModel, name: str) -> ValueModel:
+    """``model`` with the buckets it lacks taken from ``other`` (a fit on two-player
+    games keeps another model's three- and four-player weights)."""
+    kept = {b: w for b, w in other.weights.items() if b not in model.weights}
+    meta = {**model.meta, "buckets_from": {"model": name.rsplit("/", 1)[-1],
+                                           "buckets": len(kept)}}
+    return ValueModel({**kept, **model.weights}, meta, model.residual)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--round", type=int, choices=sorted(ROUNDS))
@@ -115,6 +142,12 @@ def main() -> None:
                     help="fit a model on the data files and save it to MODEL")
     ap.add_argument("--hidden", type=int, default=0,
                     help="hidden units of the residual network (0: linear only)")
+    ap.add_argument("--keep-from", metavar="MODEL",
+                    help="take the buckets the data do not fit (other player counts) "
+                         "from this model file")
+    ap.add_argument("--toward-search", type=float, default=0.0, metavar="S",
+                    help="fit to targets moved S (0..1) of the way from the final money "
+                         "to the recorded search's expectation")
     args = ap.parse_args()
     if args.fit:
         from search.training import train
@@ -123,10 +156,12 @@ def main() -> None:
         if not files:
             ap.error("--fit: give the model file and at least one data file")
         data = Dataset.concat([Dataset.load(f) for f in files])
-        model, report = train(data, hidden=args.hidden,
+        model, report = train(data, hidden=args.hidden, toward_search=args.toward_search,
                               meta={"recipe": "benchmarks/train_recipe.py",
                                     "data": [f.rsplit("/", 1)[-1] for f in files]})
         print("\n".join(report.lines()))
+        if args.keep_from:
+            model = with_buckets_of(model, ValueModel.load(args.keep_from), args.keep_from)
         model.save(out)
         print(f"saved {out}")
         return

@@ -116,6 +116,8 @@ class MCTSBot:
         self.config = config
         self.pacer = pacer
         self.last: SearchResult | None = None
+        # the first search of the last move (from the position the move started at)
+        self.first_of_move: SearchResult | None = None
         self.searches = 0
 
     def _config(self, budget: Budget | None, share: float, seed: int) -> SearchConfig:
@@ -133,6 +135,7 @@ class MCTSBot:
         cur = obs
         root = None
         share = 0.6
+        self.first_of_move = None
         while True:
             legal = state.legal_steps()
             if len(legal) == 1:
@@ -143,6 +146,8 @@ class MCTSBot:
                 self.searches += 1
                 result = MCTS(cfg, self.pacer).search(cur, root=root)
                 self.last = result
+                if not steps:
+                    self.first_of_move = result
                 step = result.best if result.lines else legal[0]
                 root = subtree(result.root, [step])
                 share = max(0.1, share * 0.5)

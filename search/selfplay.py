@@ -2,7 +2,10 @@
 
 Every time a player is to choose a move, the position's features (see
 :mod:`search.features`) are recorded; when the game ends, each record gets the player's
-final money as its target. A share of moves is played by the quick policy instead of the
+final money as its target; where the mover's bot searched (``mcts``), what its first
+search of the move expected each player to end with is recorded beside it
+(``Dataset.searched``, for search-bootstrapped targets: ``Dataset.blended_targets``). A
+share of moves is played by the quick policy instead of the
 bot (``explore``) so that the data also covers positions the bot itself would avoid,
 which the search will visit.
 
@@ -37,6 +40,7 @@ def play_recorded(specs: list[str], seed: int, explore: float = 0.1,
     rows: list[list[float]] = []
     players: list[int] = []
     hand: list[float] = []
+    searched: list[float] = []
     while not s.is_over():
         d = s.decision
         if d.kind == "chance":
@@ -50,6 +54,7 @@ def play_recorded(specs: list[str], seed: int, explore: float = 0.1,
         hand.extend(estimate_money(s))
         bot = explorer if rng.random() < explore else bots[d.player]
         s = apply_move(s, bot.choose(observe(s, d.player)))
+        searched.extend(_expected(bot, n))
     totals = [sc.total for sc in score(s)]
     return Dataset(
         np.array(buckets, dtype=np.int16).reshape(-1, 3),
@@ -57,7 +62,17 @@ def play_recorded(specs: list[str], seed: int, explore: float = 0.1,
         np.array([totals[i] for i in players], dtype=np.float64),
         np.full(len(rows), game_id, dtype=np.int32),
         np.array(hand, dtype=np.float64),
+        np.array(searched, dtype=np.float64),
     )
+
+
+def _expected(bot: object, players: int) -> list[float]:
+    """What ``bot``'s first search of the move just made expected each player to end
+    with (the root's best line), or NaN for each where it did not search."""
+    result = getattr(bot, "first_of_move", None)
+    if result is None or not result.lines:
+        return [float("nan")] * players
+    return [float(x) for x in result.lines[0].money]
 
 
 SelfplayTask = tuple[list[str], int, float, int]

@@ -14,7 +14,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -55,15 +55,20 @@ def predict_rows(model: ValueModel, data: Dataset) -> np.ndarray:
 
 def train(data: Dataset, ridge: float = 1.0, holdout: int = 5, min_rows: int = 200,
           meta: dict[str, object] | None = None, hidden: int = 0,
-          epochs: int = 30) -> tuple[ValueModel, TrainingReport]:
+          epochs: int = 30, toward_search: float = 0.0) -> tuple[ValueModel, TrainingReport]:
     """Fit on all but every ``holdout``-th game, report on those, then fit on all.
 
     ``hidden`` > 0 adds the non-linear correction (:mod:`search.residual_net`) with that
-    many hidden units; the report then also gives the linear part's error alone. The
+    many hidden units; the report then also gives the linear part's error alone.
+    ``toward_search`` > 0 fits to targets moved that share of the way from the final
+    money to the search's expectation where one was recorded
+    (:meth:`Dataset.blended_targets`); the held-out error is still against the final
+    money. The
     model's ``meta["catalogue"]`` is the fingerprint of this process's catalogue (fit
     under the ``MOMBASA_CATALOGUE`` the data were played with)."""
     test = data.games % holdout == 0
-    train_part, test_part = data.subset(~test), data.subset(test)
+    fit_data = replace(data, targets=data.blended_targets(toward_search))
+    train_part, test_part = fit_data.subset(~test), data.subset(test)
     if len(test_part.targets) == 0 or len(train_part.targets) == 0:
         raise ValueError("train: too few games for a held-out split")
     model = fit(train_part, ridge=ridge, min_rows=min_rows)
@@ -90,7 +95,9 @@ def train(data: Dataset, ridge: float = 1.0, holdout: int = 5, min_rows: int = 2
                 heldout_mae_hand=round(report.hand_mae, 3))
     if hidden:
         info.update(hidden=hidden, heldout_mae_linear_part=round(report.linear_mae, 3))
-    final = fit(data, ridge=ridge, min_rows=min_rows, meta=info)
+    if toward_search:
+        info.update(toward_search=toward_search)
+    final = fit(fit_data, ridge=ridge, min_rows=min_rows, meta=info)
     if hidden:
-        final.residual = fit_residual(final, data, hidden=hidden, epochs=epochs)
+        final.residual = fit_residual(final, fit_data, hidden=hidden, epochs=epochs)
     return final, report

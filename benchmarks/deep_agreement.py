@@ -1,0 +1,273 @@
+"""Does a search's choice agree with a much deeper search? The evaluator measure of
+issue 56.
+
+An evaluator's error against the final money is dominated by what chance does later; it
+cannot say whether the evaluator orders two close positions the way a search needs. This
+measure asks what the search needs: on held-out positions, how often the step a search
+of ``B`` iterations picks with a given evaluator (and settings) is the step a search of
+``16 x B`` iterations picks (the *reference*, several seeds pooled), and what the
+choices cost in that deep search's own values (the *regret*: the deep search's win
+chance, and its estimate of the mover's money lead, of its pick minus those of the step
+picked; never below 0).
+
+Two steps. ``reference`` samples the positions and runs the deep searches once (the
+slow part), writing a JSON file: every position as an observation
+(``engine.observation_to_json``), the deep search's pick and, for every root candidate,
+its pooled visits, win chance and lead (a candidate the deep searches hardly tried gets
+``--cover`` iterations of its own on the first seed's tree, as the game review judges a
+played step). ``measure`` then runs any bot spec at any budget on those positions and
+reports agreement and regret; ``--model FILE`` judges another value model (it sets
+``MOMBASA_VALUE_MODEL`` for the searches of the measure, never for the reference's).
+
+The positions are decisions with at least two candidate steps (actions, Planning,
+solved decisions) of the player to move in 2-player games between greedy bots with the
+learned evaluator, sampled with game seeds no training recipe uses (from 9,000 up), so
+they are held out.
+
+    python -m benchmarks.deep_agreement reference --positions 80 --base 1000 --out REF.json
+    python -m benchmarks.deep_agreement measure REF.json --spec mcts:iterations=1000
+    python -m benchmarks.deep_agreement measure REF.json --spec mcts:iterations=1000 \\
+        --model other_model.json --json out.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from typing import Any
+
+from benchmarks import diagnose_search
+from engine import (
+    Observation,
+    Step,
+    observation_from_json,
+    observation_to_json,
+)
+from search.bot_specs import make_bot
+from search.bots import MCTSBot
+from search.mcts import MCTS, SearchConfig, SearchResult
+
+FORMAT = "mombasa-deep-agreement/1"
+FIRST_GAME_SEED = 9_000  # above every seed the training recipe and the series use
+
+
+def _has_choice(obs: Observation) -> bool:
+    return len(MCTS(SearchConfig(iterations=1)).candidates(obs)) > 1
+
+
+def sample_positions(count: int, seed: int = FIRST_GAME_SEED,
+                     share: float = 0.12) -> list[Observation]:
+    """``count`` decisions with at least two candidate steps, as seen by the player to
+    move, from 2-player games of greedy bots (learned evaluator), about ``share`` of
+    each game's decisions, spread over the game."""
+    return diagnose_search.sample_positions(count, seed, share, keep=_has_choice,
+                                            bot_seed=seed)
+
+
+def _lead(money: list[float], me: int) -> float:
+    return money[me] - max(m for i, m in enumerate(money) if i != me)
+
+
+@dataclass
+class _Pool:
+    """A candidate's statistics pooled over the deep searches (visit-weighted)."""
+
+    visits: int = 0
+    win: float = 0.0
+    lead: float = 0.0
+
+    def add(self, visits: int, win: float, lead: float) -> None:
+        total = self.visits + visits
+        if total:
+            self.win = (self.win * self.visits + win * visits) / total
+            self.lead = (self.lead * self.visits + lead * visits) / total
+        self.visits = total
+
+
+def deep_reference(obs: Observation, config: SearchConfig, seeds: int,
+                   cover: int) -> dict[str, Any]:
+    """The deep searches of one position: every candidate's pooled statistics, the
+    pooled pick (most visits) and each seed's own pick."""
+    me = obs.viewer
+    pools: dict[Step, _Pool] = {}
+    picks: list[str] = []
+    first: SearchResult | None = None
+    for k in range(seeds):
+        result = MCTS(replace(config, seed=config.seed + 7919 * k)).search(obs)
+        first = first or result
+        picks.append(result.best.text())
+        for line in result.lines:
+            pools.setdefault(line.step, _Pool()).add(line.visits, line.win[me],
+                                                     _lead(line.money, me))
+    assert first is not None
+    for step in MCTS(config).candidates(obs):
+        pool = pools.setdefault(step, _Pool())
+        if pool.visits < cover:
+            more = replace(config, iterations=cover - pool.visits, seed=config.seed + 1)
+            line = next(ln for ln in MCTS(more).search(obs, root=first.root,
+                                                       only=[step]).lines if ln.step == step)
+            # the first seed's tree already held this step's earlier visits: replace
+            # the pooled figure by the covered line's, which includes them
+            pools[step] = _Pool(line.visits, line.win[me], _lead(line.money, me))
+    pick = max(pools, key=lambda st: (pools[st].visits, pools[st].win))
+    return {
+        "pick": pick.text(),
+        "seed_picks": picks,
+        "candidates": {st.text(): {"visits": p.visits, "win": round(p.win, 5),
+                                   "lead": round(p.lead, 3)} for st, p in pools.items()},
+    }
+
+
+def _reference_task(task: tuple[dict[str, Any], dict[str, Any], int, int]) -> dict[str, Any]:
+    raw, config_fields, seeds, cover = task
+    obs = observation_from_json(raw)
+    ref = deep_reference(obs, SearchConfig(**config_fields), seeds, cover)
+    return {"observation": raw, "kind": obs.state.decision.kind, **ref}
+
+
+def build_reference(positions: int, base: int, factor: int, seeds: int, cover: int,
+                    jobs: int) -> dict[str, Any]:
+    """Sample ``positions`` and run the deep searches (``factor x base`` iterations,
+    ``seeds`` seeds) on ``jobs`` processes."""
+    obs_list = sample_positions(positions)
+    fields = {"iterations": base * factor, "seed": 31}
+    tasks = [(observation_to_json(obs), fields, seeds, cover) for obs in obs_list]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            rows = list(pool.map(_reference_task, tasks))
+    else:
+        rows = [_reference_task(t) for t in tasks]
+    return {"format": FORMAT, "base": base, "factor": factor, "seeds": seeds,
+            "cover": cover, "first_game_seed": FIRST_GAME_SEED, "positions": rows}
+
+
+def _measure_task(task: tuple[str, int, dict[str, Any]]) -> dict[str, Any]:
+    spec, index, row = task
+    obs = observation_from_json(row["observation"])
+    bot = make_bot(spec, seed=0)
+    if not isinstance(bot, MCTSBot):
+        raise SystemExit(f"--spec: an mcts bot spec, got {spec!r}")
+    result = MCTS(replace(bot.config, seed=1000 + index)).search(obs)
+    return {"pick": result.best.text(), "iterations": result.iterations,
+            "elapsed": result.elapsed}
+
+
+def judge_picks(reference: dict[str, Any], picks: list[str]) -> dict[str, Any]:
+    """Agreement and regret of ``picks`` (one per reference position)."""
+    agree = 0
+    regret_win: list[float] = []
+    regret_lead: list[float] = []
+    uncovered = 0
+    for row, pick in zip(reference["positions"], picks, strict=True):
+        cands = row["candidates"]
+        best = cands[row["pick"]]
+        agree += pick == row["pick"]
+        mine = cands.get(pick)
+        if mine is None:
+            uncovered += 1
+            continue
+        regret_win.append(max(0.0, best["win"] - mine["win"]))
+        regret_lead.append(max(0.0, best["lead"] - mine["lead"]))
+    n = len(picks)
+    return {
+        "positions": n, "agreement": agree / n,
+        "agreement_se": math.sqrt(agree / n * (1 - agree / n) / n),
+        "regret_win": statistics.fmean(regret_win) if regret_win else 0.0,
+        "regret_win_se": (statistics.stdev(regret_win) / math.sqrt(len(regret_win))
+                          if len(regret_win) > 1 else 0.0),
+        "regret_lead": statistics.fmean(regret_lead) if regret_lead else 0.0,
+        "uncovered": uncovered,
+    }
+
+
+def measure(reference: dict[str, Any], spec: str, jobs: int) -> dict[str, Any]:
+    """Run ``spec``'s search on every reference position; agreement and regret."""
+    tasks = [(spec, i, row) for i, row in enumerate(reference["positions"])]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            rows = list(pool.map(_measure_task, tasks))
+    else:
+        rows = [_measure_task(t) for t in tasks]
+    report = judge_picks(reference, [r["pick"] for r in rows])
+    report.update(spec=spec, model=os.environ.get("MOMBASA_VALUE_MODEL", "shipped"),
+                  iterations=statistics.fmean(r["iterations"] for r in rows),
+                  seconds=statistics.fmean(r["elapsed"] for r in rows),
+                  picks=[r["pick"] for r in rows])
+    return report
+
+
+def reference_noise(reference: dict[str, Any]) -> dict[str, float]:
+    """How often two deep searches of the same position (other seeds) pick the same
+    step: the ceiling of any agreement."""
+    pairs = same = 0
+    for row in reference["positions"]:
+        picks = row["seed_picks"]
+        for a in range(len(picks)):
+            for b in range(a + 1, len(picks)):
+                pairs += 1
+                same += picks[a] == picks[b]
+    return {"seed_pairs": pairs, "deep_self_agreement": same / pairs if pairs else 1.0}
+
+
+def _load(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as fh:
+        raw = json.load(fh)
+    if not isinstance(raw, dict) or raw.get("format") != FORMAT:
+        raise SystemExit(f"{path}: format: expected {FORMAT!r}")
+    return raw
+
+
+# the reference's integer options and their defaults: positions, the budget measured
+# (iterations), the deep search's multiple of it, its seeds, the iterations a candidate
+# the deep searches hardly tried gets of its own, processes
+REFERENCE_OPTIONS = {"positions": 80, "base": 1000, "factor": 16, "seeds": 2, "cover": 100,
+                     "jobs": 2}
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.deep_agreement",
+                                     description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    ref = sub.add_parser("reference", help="sample positions and run the deep searches")
+    for option, default in REFERENCE_OPTIONS.items():
+        ref.add_argument(f"--{option}", type=int, default=default)
+    ref.add_argument("--out", required=True)
+    mea = sub.add_parser("measure", help="agreement and regret of a search")
+    mea.add_argument("reference")
+    mea.add_argument("--spec", action="append", required=True,
+                     help="an mcts bot spec; repeat for several")
+    mea.add_argument("--model", help="a value model file for the measured searches")
+    mea.add_argument("--jobs", type=int, default=2)
+    mea.add_argument("--json", dest="json_out")
+    args = parser.parse_args(argv)
+    if args.command == "reference":
+        out = build_reference(args.positions, args.base, args.factor, args.seeds,
+                              args.cover, args.jobs)
+        with open(args.out, "w", encoding="utf-8") as fh:
+            json.dump(out, fh)
+        print(json.dumps(reference_noise(out)))
+        return
+    reference = _load(args.reference)
+    if args.model:
+        os.environ["MOMBASA_VALUE_MODEL"] = os.path.abspath(args.model)
+    reports = []
+    for spec in args.spec:
+        report = measure(reference, spec, args.jobs)
+        reports.append(report)
+        shown = {k: (round(v, 4) if isinstance(v, float) else v)
+                 for k, v in report.items() if k != "picks"}
+        print(json.dumps(shown), flush=True)
+    print(json.dumps(reference_noise(reference)))
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as fh:
+            json.dump(reports, fh, indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
