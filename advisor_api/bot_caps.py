@@ -29,6 +29,8 @@ def check_bot(spec: str, settings: Settings, field: str) -> str:
     """A usable bot spec within the caps, or 422 naming the field."""
     try:
         name, opts = parse_spec(spec)
+        if "model" in opts:  # a file on the server: never named by a client
+            raise ValueError("model: not a setting of the service's AI seats")
         make_bot(spec)
         if "time" in opts and float(opts["time"]) > settings.max_bot_time:
             raise ValueError(f"time: at most {settings.max_bot_time:g} s per move "

@@ -68,7 +68,7 @@ _MCTS_KNOBS: dict[str, str] = {
     "c": "c_uct", "horizon": "horizon", "widen": "widen_c", "prior": "prior_visits",
     "tree": "tree", "eval": "evaluator", "noise": "rollout_noise", "tempo": "tempo",
     "node_priors": "node_priors", "time": "time", "iterations": "iterations",
-    "drive": "book_drive", "select": "select"}
+    "drive": "book_drive", "select": "select", "model": "value_model"}
 _CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES,
                                         "eval": EVALUATORS, "select": SELECTS}
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
@@ -108,6 +108,8 @@ def _mcts_value(key: str, text: str) -> object:
         return _choice(key, text)
     if key == "node_priors":
         return _flag(key, text)
+    if key == "model":  # a value model file, checked when the SearchConfig is built
+        return text
     return _number(key, text, BOUNDS[_MCTS_KNOBS[key]])
 
 
@@ -186,7 +188,7 @@ def make_bot(spec: str, seed: int = 0, pacer: Pacer = REAL_TIME) -> Bot:
     (route specialists, :mod:`search.specialists`);
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
     [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,widen=W][,prior=K]
-    [,node_priors=1][,drive=D][,select=lead|win|mix]``
+    [,node_priors=1][,drive=D][,select=lead|win|mix][,model=FILE]``
     (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
     ``openspiel`` extra).

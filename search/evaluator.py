@@ -20,7 +20,7 @@ from functools import cache
 
 from engine import ROUNDS, Catalogue, State, Tables, tables
 from search.features import track_icons
-from search.value_model import default_model
+from search.value_model import ValueModel, default_model
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,25 +168,27 @@ EVALUATORS = ("hand", "learned")
 TEMPO = 3.0
 
 
-def money_estimate(s: State, w: Weights = DEFAULT_WEIGHTS,
-                   evaluator: str = "hand") -> list[float]:
+def money_estimate(s: State, w: Weights = DEFAULT_WEIGHTS, evaluator: str = "hand",
+                   model: ValueModel | None = None) -> list[float]:
     """Estimated final money per player by the named evaluator: ``"hand"`` (the formula
-    of :func:`estimate_money`) or ``"learned"`` (:mod:`search.value_model`)."""
+    of :func:`estimate_money`) or ``"learned"`` (``model``, default the process's model:
+    :mod:`search.value_model`)."""
     if evaluator == "learned":
-        return default_model().predict(s)
+        return (model or default_model()).predict(s)
     if evaluator != "hand":
         raise ValueError(f"evaluator: one of {', '.join(EVALUATORS)}, got {evaluator!r}")
     return estimate_money(s, w)
 
 
 def evaluate(s: State, w: Weights = DEFAULT_WEIGHTS, evaluator: str = "hand",
-             tempo: float = 0.0) -> tuple[list[float], list[float]]:
+             tempo: float = 0.0, model: ValueModel | None = None
+             ) -> tuple[list[float], list[float]]:
     """(utilities, estimated money) per player; exact at the end of the game.
 
     ``tempo`` pounds are added to the estimate of the player whose action turn is
     pending: see :data:`TEMPO` for why a search wants it.
     """
-    money = money_estimate(s, w, evaluator)
+    money = money_estimate(s, w, evaluator, model)
     if s.is_over():
         return terminal_utilities(s), money
     d = s.decision

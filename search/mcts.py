@@ -44,6 +44,7 @@ from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evalua
 from search.pacing import REAL_TIME, Pacer
 from search.policy import SOLVED_KINDS, rollout_step, step_score
 from search.routes import bookkeeping_drive
+from search.value_model import ValueModelError, model_file
 
 HORIZONS = ("turn", "move", "cycle", "round", "game")
 TREES = ("move", "round")
@@ -147,6 +148,9 @@ class SearchConfig:
     node_priors: bool = False  # every new tree node gets the greedy first look too
     weights: Weights = DEFAULT_WEIGHTS
     evaluator: str = "learned"  # leaf evaluator: "learned" value model or "hand" formula
+    # the learned evaluator's model file ("": the process's, MOMBASA_VALUE_MODEL or the
+    # shipped one); for comparing models in one arena, never taken from a client
+    value_model: str = ""
     tempo: float = TEMPO  # pounds added at a leaf to the player about to act (see TEMPO)
     book_drive: float = 0.5  # share of the bookkeeping route's bonus steering selection
     # What UCB exploits: "mix" (half of each of the two below: a safe lead still counts
@@ -171,6 +175,13 @@ class SearchConfig:
             raise ValueError(f"weights: expected evaluator Weights, got {self.weights!r}")
         for name, bound in WEIGHT_BOUNDS.items():
             bound.check(f"weights.{name}", getattr(self.weights, name))
+        if not isinstance(self.value_model, str):
+            raise ValueError(f"value_model: expected a file name, got {self.value_model!r}")
+        if self.value_model:
+            try:
+                model_file(self.value_model)
+            except ValueModelError as exc:
+                raise ValueError(f"value_model: {exc}") from None
         for name, choices in (("tree", TREES), ("evaluator", EVALUATORS),
                               ("select", SELECTS), ("horizon", HORIZONS)):
             value = getattr(self, name)
@@ -258,6 +269,7 @@ class MCTS:
         # (a shared search process pauses it between slices: search.pacing).
         self.pacer = pacer
         self._win_pounds = 0.0
+        self._model = model_file(config.value_model) if config.value_model else None
 
     def search(self, obs: Observation, callback: Callback | None = None,
                root: Node | None = None, only: Sequence[Step] | None = None
@@ -368,7 +380,7 @@ class MCTS:
         for step in legal:
             after = self._rollout(state.apply_unchecked(step), horizon, random.Random(1),
                                   player, player)
-            util, money = evaluate(after, cfg.weights, cfg.evaluator, cfg.tempo)
+            util, money = evaluate(after, cfg.weights, cfg.evaluator, cfg.tempo, self._model)
             drive = bookkeeping_drive(after, cfg.book_drive)
             child = Node(state.n)
             child.n = child.avail = k
@@ -439,7 +451,7 @@ class MCTS:
             state = state.apply_unchecked(step)
             path.append(node)
         state = self._rollout(state, horizon, rng, me, mover)
-        util, money = evaluate(state, cfg.weights, cfg.evaluator, cfg.tempo)
+        util, money = evaluate(state, cfg.weights, cfg.evaluator, cfg.tempo, self._model)
         drive = bookkeeping_drive(state, cfg.book_drive)
         for nd in path:
             nd.n += 1

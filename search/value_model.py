@@ -195,6 +195,14 @@ def default_model() -> ValueModel:
     return model
 
 
+@cache
+def model_file(path: str) -> ValueModel:
+    """The model in file ``path``, loaded once per process (a search's ``model=``
+    setting: :class:`search.mcts.SearchConfig`); :class:`ValueModelError` names what is
+    wrong with it."""
+    return ValueModel.load(path)
+
+
 def residual_inputs(rows: np.ndarray, b: Bucket | np.ndarray) -> np.ndarray:
     """The residual network's inputs: feature rows plus (round / 7, phase, players)
     of their bucket (one bucket for all rows, or one bucket row per row)."""

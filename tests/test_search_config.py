@@ -18,6 +18,7 @@ import engine
 import search.bot_specs
 import search.mcts
 from advisor_api import cli, worker
+from search import value_model
 from search.bot_specs import SETTINGS_ENV, make_bot
 from search.bots import MCTSBot
 from search.evaluator import DEFAULT_WEIGHTS, Weights
@@ -62,6 +63,7 @@ class Shifted(SearchConfig):
     tempo: float = 0.42
     book_drive: float = 0.77
     select: str = "win"
+    value_model: str = str(value_model.DEFAULT_PATH)
 
 
 def test_shifted_moves_every_knob() -> None:

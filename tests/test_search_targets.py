@@ -14,8 +14,15 @@ import pytest
 
 import benchmarks.deep_agreement as agreement
 import search.dataset
+from advisor_api.bot_caps import check_bot
+from advisor_api.errors import InvalidInput
+from advisor_api.settings import Settings
+from search import value_model
+from search.bot_specs import make_bot
+from search.bots import MCTSBot
 from search.dataset import Dataset
 from search.features import FEATURES
+from search.mcts import MCTS
 from search.selfplay import play_recorded
 from search.training import train
 
@@ -124,3 +131,33 @@ def test_a_file_of_another_format_is_refused(tmp_path: Path) -> None:
     path.write_text('{"format": "other"}')
     with pytest.raises(SystemExit, match="format"):
         agreement.main(["measure", str(path), "--spec", "mcts:iterations=6"])
+
+
+def _model_copy(tmp_path: Path, scale: float) -> Path:
+    raw = json.loads(Path(value_model.DEFAULT_PATH).read_text())
+    raw["buckets"] = {k: [x * scale for x in w] for k, w in raw["buckets"].items()}
+    path = tmp_path / f"model_{scale}.json"
+    path.write_text(json.dumps(raw))
+    return path
+
+
+def test_a_search_can_name_its_own_model_file(tmp_path: Path) -> None:
+    """``model=FILE`` (SearchConfig.value_model): two models in one arena."""
+    obs = agreement.sample_positions(1)[0]
+
+    def money(spec: str) -> list[float]:
+        bot = make_bot(spec)
+        assert isinstance(bot, MCTSBot)
+        return MCTS(bot.config).search(obs).lines[0].money
+
+    same = money(f"mcts:iterations=40,model={_model_copy(tmp_path, 1.0)}")
+    assert same == money("mcts:iterations=40")
+    halved = money(f"mcts:iterations=40,model={_model_copy(tmp_path, 0.5)}")
+    assert halved != same
+    with pytest.raises(ValueError, match="value_model: .*No such file"):
+        make_bot(f"mcts:iterations=40,model={tmp_path / 'model_1.0.json'}x")
+
+
+def test_the_service_never_lets_a_client_name_a_model_file() -> None:
+    with pytest.raises(InvalidInput, match="ai: model: not a setting"):
+        check_bot("mcts:iterations=40,model=/etc/passwd", Settings(), "ai")

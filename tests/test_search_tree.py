@@ -249,10 +249,11 @@ def _leaves(monkeypatch: pytest.MonkeyPatch, **knobs: object
     tempos: list[float] = []
     real = mcts.evaluate
 
-    def spy(s: engine.State, w: object, evaluator: str, tempo: float = 0.0) -> object:
+    def spy(s: engine.State, w: object, evaluator: str, tempo: float = 0.0,
+            model: object = None) -> object:
         leaves.append(s)
         tempos.append(tempo)
-        return real(s, w, evaluator, tempo)  # type: ignore[arg-type]
+        return real(s, w, evaluator, tempo, model)  # type: ignore[arg-type]
 
     monkeypatch.setattr(mcts, "evaluate", spy)
     obs = _mid()
@@ -569,9 +570,10 @@ def test_iteration_leaves_follow_the_horizon_and_get_the_tempo(
     leaves: list[tuple[engine.State, float]] = []
     real = mcts.evaluate
 
-    def spy(s: engine.State, w: object, evaluator: str, tempo: float = 0.0) -> object:
+    def spy(s: engine.State, w: object, evaluator: str, tempo: float = 0.0,
+            model: object = None) -> object:
         leaves.append((s, tempo))
-        return real(s, w, evaluator, tempo)  # type: ignore[arg-type]
+        return real(s, w, evaluator, tempo, model)  # type: ignore[arg-type]
 
     monkeypatch.setattr(mcts, "evaluate", spy)
     obs = _mid()
