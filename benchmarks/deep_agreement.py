@@ -195,7 +195,9 @@ def measure(reference: dict[str, Any], spec: str, jobs: int) -> dict[str, Any]:
     else:
         rows = [_measure_task(t) for t in tasks]
     report = judge_picks(reference, [r["pick"] for r in rows])
-    report.update(spec=spec, model=os.environ.get("MOMBASA_VALUE_MODEL", "shipped"),
+    bot = make_bot(spec)
+    named = bot.config.value_model if isinstance(bot, MCTSBot) else ""
+    report.update(spec=spec, model=named or os.environ.get("MOMBASA_VALUE_MODEL", "shipped"),
                   iterations=statistics.fmean(r["iterations"] for r in rows),
                   seconds=statistics.fmean(r["elapsed"] for r in rows),
                   picks=[r["pick"] for r in rows])

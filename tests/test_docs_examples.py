@@ -111,6 +111,13 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "python -m benchmarks.review_quality quality --games 20 --per-game 3 --json quality.json": (
         "twenty games played and reviewed for both seats (an hour)",
         "tests/test_review.py::test_the_quality_measurement_runs_shrunk"),
+    "python -m benchmarks.deep_agreement reference --positions 80 --base 1000 --out REF.json": (
+        "160 searches of 16,000 iterations (about 40 minutes on two cores)",
+        "tests/test_search_targets.py::test_a_tiny_reference_and_measure_run_end_to_end"),
+    "python -m benchmarks.deep_agreement measure "
+    "benchmarks/strength/agreement/reference_base1000.json --spec mcts:iterations=1000": (
+        "80 searches of 1,000 iterations (about a minute)",
+        "tests/test_search_targets.py::test_a_tiny_reference_and_measure_run_end_to_end"),
     "scripts/ensure-chromium.sh": ("installs a system package (make test runs it)",
                                    "tests/test_web_layout.py"),
     "scripts/ensure-axe.sh": ("installs axe-core with npm (make test runs it)",
@@ -340,6 +347,10 @@ def _prefix(words: list[str], helps: dict[str, str]) -> list[str] | None:
         return None
     if words[:2] == ["python", "-m"] and len(words) > 2:
         prefix = words[:3]
+        sub = words[:4] if len(words) > 3 else []
+        if sub and re.fullmatch(r"[a-z][a-z-]*", words[3]) and _help(sub, helps).startswith(
+                "Usage: " + " ".join(sub) + " "):  # a subcommand (deep_agreement measure)
+            prefix = sub
     elif words[0] == "mombasa" and len(words) > 1:
         prefix = words[:2]
         sub = [*prefix, words[2]] if len(words) > 2 else []
