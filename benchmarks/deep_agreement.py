@@ -38,9 +38,10 @@ import math
 import os
 import statistics
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from benchmarks import diagnose_search
 from engine import (
@@ -53,6 +54,8 @@ from search.bot_specs import make_bot
 from search.bots import MCTSBot
 from search.mcts import MCTS, SearchConfig, SearchResult
 
+T = TypeVar("T")
+R = TypeVar("R")
 FORMAT = "mombasa-deep-agreement/1"
 FIRST_GAME_SEED = 9_000  # above every seed the training recipe and the series use
 
@@ -138,22 +141,23 @@ def build_reference(positions: int, base: int, factor: int, seeds: int, cover: i
     obs_list = sample_positions(positions)
     fields = {"iterations": base * factor, "seed": 31}
     tasks = [(observation_to_json(obs), fields, seeds, cover) for obs in obs_list]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            rows = list(pool.map(_reference_task, tasks))
-    else:
-        rows = [_reference_task(t) for t in tasks]
+    rows = _map(_reference_task, tasks, jobs)
     return {"format": FORMAT, "base": base, "factor": factor, "seeds": seeds,
             "cover": cover, "first_game_seed": FIRST_GAME_SEED, "positions": rows}
 
 
-def _measure_task(task: tuple[str, int, dict[str, Any]]) -> dict[str, Any]:
-    spec, index, row = task
+def _map(fn: Callable[[T], R], tasks: list[T], jobs: int) -> list[R]:
+    """``fn`` over ``tasks`` in order, on ``jobs`` processes when more than one."""
+    if jobs <= 1:
+        return [fn(t) for t in tasks]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(fn, tasks))
+
+
+def _measure_task(task: tuple[SearchConfig, int, dict[str, Any]]) -> dict[str, Any]:
+    config, index, row = task
     obs = observation_from_json(row["observation"])
-    bot = make_bot(spec, seed=0)
-    if not isinstance(bot, MCTSBot):
-        raise SystemExit(f"--spec: an mcts bot spec, got {spec!r}")
-    result = MCTS(replace(bot.config, seed=1000 + index)).search(obs)
+    result = MCTS(replace(config, seed=1000 + index)).search(obs)
     return {"pick": result.best.text(), "iterations": result.iterations,
             "elapsed": result.elapsed}
 
@@ -188,16 +192,14 @@ def judge_picks(reference: dict[str, Any], picks: list[str]) -> dict[str, Any]:
 
 def measure(reference: dict[str, Any], spec: str, jobs: int) -> dict[str, Any]:
     """Run ``spec``'s search on every reference position; agreement and regret."""
-    tasks = [(spec, i, row) for i, row in enumerate(reference["positions"])]
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            rows = list(pool.map(_measure_task, tasks))
-    else:
-        rows = [_measure_task(t) for t in tasks]
+    bot = make_bot(spec, seed=0)
+    if not isinstance(bot, MCTSBot):
+        raise SystemExit(f"--spec: an mcts bot spec, got {spec!r}")
+    tasks = [(bot.config, i, row) for i, row in enumerate(reference["positions"])]
+    rows = _map(_measure_task, tasks, jobs)
     report = judge_picks(reference, [r["pick"] for r in rows])
-    bot = make_bot(spec)
-    named = bot.config.value_model if isinstance(bot, MCTSBot) else ""
-    report.update(spec=spec, model=named or os.environ.get("MOMBASA_VALUE_MODEL", "shipped"),
+    model = bot.config.value_model or os.environ.get("MOMBASA_VALUE_MODEL", "shipped")
+    report.update(spec=spec, model=model,
                   iterations=statistics.fmean(r["iterations"] for r in rows),
                   seconds=statistics.fmean(r["elapsed"] for r in rows),
                   picks=[r["pick"] for r in rows])

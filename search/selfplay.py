@@ -5,9 +5,8 @@ Every time a player is to choose a move, the position's features (see
 final money as its target; where the mover's bot searched (``mcts``), what its first
 search of the move expected each player to end with is recorded beside it
 (``Dataset.searched``, for search-bootstrapped targets: ``Dataset.blended_targets``). A
-share of moves is played by the quick policy instead of the
-bot (``explore``) so that the data also covers positions the bot itself would avoid,
-which the search will visit.
+share of moves is played by the quick policy instead of the bot (``explore``) so that
+the data also covers positions the bot itself would avoid, which the search will visit.
 
 >>> data = play_recorded(["policy", "policy"], seed=3)
 >>> data.targets.shape[0] == data.features.shape[0] > 100
