@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from search.arena import read_journal, run_arena, series_fingerprints
+from search.bot_specs import parse_spec
 from search.levels import LADDER_PATH, LEVELS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -183,6 +184,10 @@ def read_games(paths: Iterable[Path], log: Callable[[str], None] = print) -> lis
             continue
         if len(players) != 2 or players[0] == players[1]:
             continue  # three or four players, or self-play: nothing for a two-player fit
+        other_model = [p for p in players if "model" in parse_spec(p)[1]]
+        if other_model:  # the header's value model is not the one this bot played
+            log(f"skipped {path}: {other_model[0]} plays another value model")
+            continue
         for rec in records.values():
             a_seat = rec.entrants.index(0)
             won = a_seat in rec.winners

@@ -97,6 +97,20 @@ def test_journals_are_read_as_two_player_games(tmp_path: Path) -> None:
     assert len(said) == 1 and "d.jsonl" in said[0] and "0000000000000000" in said[0]
 
 
+def test_a_series_of_a_bot_playing_another_value_model_is_skipped(tmp_path: Path) -> None:
+    """A bot given ``model=FILE`` does not play the model the journal's header names:
+    its games say nothing about the packaged levels."""
+    path = tmp_path / "a.jsonl"
+    run_arena(["random", "policy"], games=2, seed=0, journal=path)
+    lines = path.read_text().splitlines()
+    candidate = "mcts:iterations=10,model=candidate.json"
+    header = json.loads(lines[0]) | {"players": [candidate, "policy"]}
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    said: list[str] = []
+    assert read_games([path], log=said.append) == []
+    assert len(said) == 1 and candidate in said[0] and "another value model" in said[0]
+
+
 def test_the_strength_journals_are_ingested() -> None:
     games = read_games(ladder.journal_paths([], [ladder.STRENGTH_JOURNALS]),
                        log=lambda text: None)
