@@ -18,6 +18,10 @@ its pooled visits, win chance and lead (a candidate the deep searches hardly tri
 played step). ``measure`` then runs any bot spec at any budget on those positions and
 reports agreement and regret; ``--model FILE`` judges another value model (it sets
 ``MOMBASA_VALUE_MODEL`` for the searches of the measure, never for the reference's).
+``reference --model FILE`` runs the deep searches with that model on the same positions
+(they are sampled from the same greedy games whatever the model): a model is best judged
+against a reference of its own, since the measure scores closeness to the reference's
+evaluator.
 
 The positions are decisions with at least two candidate steps (actions, Planning,
 solved decisions) of the player to move in 2-player games between greedy bots with the
@@ -135,15 +139,19 @@ def _reference_task(task: tuple[dict[str, Any], dict[str, Any], int, int]) -> di
 
 
 def build_reference(positions: int, base: int, factor: int, seeds: int, cover: int,
-                    jobs: int) -> dict[str, Any]:
+                    jobs: int, model: str | None = None) -> dict[str, Any]:
     """Sample ``positions`` and run the deep searches (``factor x base`` iterations,
-    ``seeds`` seeds) on ``jobs`` processes."""
+    ``seeds`` seeds, the value model file ``model`` or the shipped one) on ``jobs``
+    processes."""
     obs_list = sample_positions(positions)
-    fields = {"iterations": base * factor, "seed": 31}
+    fields: dict[str, Any] = {"iterations": base * factor, "seed": 31}
+    if model is not None:
+        fields["value_model"] = os.path.abspath(model)
     tasks = [(observation_to_json(obs), fields, seeds, cover) for obs in obs_list]
     rows = _map(_reference_task, tasks, jobs)
     return {"format": FORMAT, "base": base, "factor": factor, "seeds": seeds,
-            "cover": cover, "first_game_seed": FIRST_GAME_SEED, "positions": rows}
+            "cover": cover, "first_game_seed": FIRST_GAME_SEED,
+            "model": model or "shipped", "positions": rows}
 
 
 def _map(fn: Callable[[T], R], tasks: list[T], jobs: int) -> list[R]:
@@ -241,6 +249,7 @@ def main(argv: list[str] | None = None) -> None:
     ref = sub.add_parser("reference", help="sample positions and run the deep searches")
     for option, default in REFERENCE_OPTIONS.items():
         ref.add_argument(f"--{option}", type=int, default=default)
+    ref.add_argument("--model", help="a value model file for the deep searches")
     ref.add_argument("--out", required=True)
     mea = sub.add_parser("measure", help="agreement and regret of a search")
     mea.add_argument("reference")
@@ -252,7 +261,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "reference":
         out = build_reference(args.positions, args.base, args.factor, args.seeds,
-                              args.cover, args.jobs)
+                              args.cover, args.jobs, args.model)
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(out, fh)
         print(json.dumps(reference_noise(out)))

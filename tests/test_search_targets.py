@@ -161,3 +161,20 @@ def test_a_search_can_name_its_own_model_file(tmp_path: Path) -> None:
 def test_the_service_never_lets_a_client_name_a_model_file() -> None:
     with pytest.raises(InvalidInput, match="ai: model: not a setting"):
         check_bot("mcts:iterations=40,model=/etc/passwd", Settings(), "ai")
+
+
+def test_a_reference_can_be_built_with_another_model_on_the_same_positions(
+        tmp_path: Path) -> None:
+    """``reference --model FILE``: the deep searches judge with that model; the positions
+    are those of the shipped model's reference."""
+    halved = _model_copy(tmp_path, 0.5)
+    out = tmp_path / "ref.json"
+    agreement.main(["reference", "--positions", "1", "--base", "5", "--factor", "2",
+                    "--seeds", "1", "--cover", "1", "--jobs", "1", "--model", str(halved),
+                    "--out", str(out)])
+    ref = json.loads(out.read_text())
+    shipped = agreement.build_reference(positions=1, base=5, factor=2, seeds=1, cover=1,
+                                        jobs=1)
+    assert ref["model"] == str(halved) and shipped["model"] == "shipped"
+    assert ref["positions"][0]["observation"] == shipped["positions"][0]["observation"]
+    assert ref["positions"][0]["candidates"] != shipped["positions"][0]["candidates"]
