@@ -118,6 +118,15 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "benchmarks/strength/agreement/reference_base1000.json --spec mcts:iterations=1000": (
         "80 searches of 1,000 iterations (about a minute)",
         "tests/test_search_targets.py::test_a_tiny_reference_and_measure_run_end_to_end"),
+    "python -m benchmarks.strength list": (
+        "the checkout's benchmarks package (not in a page's folder)",
+        "tests/test_strength_series.py::test_list_prints_every_series_command"),
+    "python -m benchmarks.strength check": (
+        "reads the checkout's journals and reports (not in a page's folder)",
+        "tests/test_strength_series.py::test_every_committed_report_holds_its_journals_games"),
+    "python -m benchmarks.strength run vs_greedy --jobs 2": (
+        "200 games of the search at 0.25 s a decision (about 25 minutes)",
+        "tests/test_strength_series.py::test_a_series_plays_resumes_and_is_checked"),
     "scripts/ensure-chromium.sh": ("installs a system package (make test runs it)",
                                    "tests/test_web_layout.py"),
     "scripts/ensure-axe.sh": ("installs axe-core with npm (make test runs it)",

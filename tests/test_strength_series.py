@@ -1,0 +1,62 @@
+"""The strength table's series (``benchmarks/strength.py``): the docs cite every one, the
+committed reports hold their journals' games, and a series plays, resumes and is
+checked against its report."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from benchmarks import strength
+from benchmarks.strength import SERIES, Series, check, find, play
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "search.md"
+
+
+def test_the_docs_table_names_every_series_beside_its_report() -> None:
+    rows = [ln for ln in DOCS.read_text().splitlines() if ln.startswith("| ")]
+    for s in SERIES:
+        row = [r for r in rows if f"`{s.key}`" in r]
+        assert len(row) == 1, s.key
+        assert f"benchmarks/strength/{s.stem}.json" in row[0] or (
+            f"_seed{s.seed}.json" in row[0]), s.key
+
+
+def test_every_committed_report_holds_its_journals_games() -> None:
+    """Fails when a series was played with another value model or catalogue than this
+    checkout's (play it again: ``python -m benchmarks.strength run KEY``)."""
+    assert [p for p in (check(s) for s in SERIES) if p is not None] == []
+    strength.main(["check"])  # the command: exit status 0
+
+
+def test_a_series_plays_resumes_and_is_checked(tmp_path: Path) -> None:
+    tiny = Series("tiny", ("random", "policy"), 3, "tiny_seed3", games=3, folder=tmp_path)
+    first = play(tiny)
+    assert check(tiny) is None
+    assert len(tiny.journal.read_text().splitlines()) == 1 + 3
+    again = play(tiny)  # resumed: nothing played again, the same wins
+    assert again.to_json()["bots"] == first.to_json()["bots"]
+    report = json.loads(tiny.report.read_text())
+    report["bots"][0]["wins"] += 1
+    tiny.report.write_text(json.dumps(report))
+    assert "its journal" in (check(tiny) or "")
+    longer = replace(tiny, games=4)
+    assert "holds 3 games" in (check(longer) or "")
+    assert "players" in (check(replace(tiny, players=("policy", "random"))) or "")
+
+
+def test_unknown_keys_are_refused_with_the_list() -> None:
+    with pytest.raises(SystemExit, match="unknown 'nope'; one of all, vs_greedy"):
+        find(["nope"])
+    assert find(["all"]) == list(SERIES)
+    assert [s.key for s in find(["3p", "vs_random"])] == ["3p", "vs_random"]
+
+
+def test_list_prints_every_series_command(capsys: pytest.CaptureFixture[str]) -> None:
+    strength.main(["list"])
+    out = capsys.readouterr().out
+    assert out.count("mombasa arena --players") == len(SERIES)
+    assert "--seed 41 --jobs 2 --journal benchmarks/strength/journals/" in out
