@@ -16,8 +16,8 @@ slow part), writing a JSON file: every position as an observation
 its pooled visits, win chance and lead (a candidate the deep searches hardly tried gets
 ``--cover`` iterations of its own on the first seed's tree, as the game review judges a
 played step). ``measure`` then runs any bot spec at any budget on those positions and
-reports agreement and regret; ``--model FILE`` judges another value model (it sets
-``MOMBASA_VALUE_MODEL`` for the searches of the measure, never for the reference's).
+reports agreement and regret; ``--model FILE`` judges another value model (the measured
+searches' ``SearchConfig.value_model``, unless a spec names its own ``model=``).
 ``reference --model FILE`` runs the deep searches with that model on the same positions
 (they are sampled from the same greedy games whatever the model): a model is best judged
 against a reference of its own, since the measure scores closeness to the reference's
@@ -198,15 +198,22 @@ def judge_picks(reference: dict[str, Any], picks: list[str]) -> dict[str, Any]:
     }
 
 
-def measure(reference: dict[str, Any], spec: str, jobs: int) -> dict[str, Any]:
-    """Run ``spec``'s search on every reference position; agreement and regret."""
+def measure(reference: dict[str, Any], spec: str, jobs: int,
+            model: str | None = None) -> dict[str, Any]:
+    """Run ``spec``'s search on every reference position (with the value model file
+    ``model`` unless the spec names its own); agreement and regret."""
     bot = make_bot(spec, seed=0)
     if not isinstance(bot, MCTSBot):
         raise SystemExit(f"--spec: an mcts bot spec, got {spec!r}")
-    tasks = [(bot.config, i, row) for i, row in enumerate(reference["positions"])]
+    config = bot.config
+    if model and not config.value_model:
+        config = replace(config, value_model=os.path.abspath(model))
+    tasks = [(config, i, row) for i, row in enumerate(reference["positions"])]
     rows = _map(_measure_task, tasks, jobs)
     report = judge_picks(reference, [r["pick"] for r in rows])
-    model = bot.config.value_model or os.environ.get("MOMBASA_VALUE_MODEL", "shipped")
+    # the file as given, not this machine's absolute path
+    model = bot.config.value_model or model or os.environ.get("MOMBASA_VALUE_MODEL",
+                                                               "shipped")
     report.update(spec=spec, model=model,
                   iterations=statistics.fmean(r["iterations"] for r in rows),
                   seconds=statistics.fmean(r["elapsed"] for r in rows),
@@ -267,11 +274,9 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(reference_noise(out)))
         return
     reference = _load(args.reference)
-    if args.model:
-        os.environ["MOMBASA_VALUE_MODEL"] = os.path.abspath(args.model)
     reports = []
     for spec in args.spec:
-        report = measure(reference, spec, args.jobs)
+        report = measure(reference, spec, args.jobs, args.model)
         reports.append(report)
         shown = {k: (round(v, 4) if isinstance(v, float) else v)
                  for k, v in report.items() if k != "picks"}

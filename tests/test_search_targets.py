@@ -8,6 +8,7 @@ from __future__ import annotations
 import doctest
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ from search.bot_specs import make_bot
 from search.bots import MCTSBot
 from search.dataset import Dataset
 from search.features import FEATURES
-from search.mcts import MCTS
+from search.mcts import MCTS, SearchConfig
 from search.selfplay import play_recorded
 from search.training import train
 
@@ -126,6 +127,7 @@ def test_a_tiny_reference_and_measure_run_end_to_end(tmp_path: Path) -> None:
     assert 0.0 <= report["agreement"] <= 1.0
 
 
+
 def test_a_file_of_another_format_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "x.json"
     path.write_text('{"format": "other"}')
@@ -178,3 +180,25 @@ def test_a_reference_can_be_built_with_another_model_on_the_same_positions(
     assert ref["model"] == str(halved) and shipped["model"] == "shipped"
     assert ref["positions"][0]["observation"] == shipped["positions"][0]["observation"]
     assert ref["positions"][0]["candidates"] != shipped["positions"][0]["candidates"]
+
+
+
+def test_measure_model_sets_the_searches_model_file(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """``measure --model FILE``: every measured search reads that file (a spec's own
+    ``model=`` wins); the report names the file as given."""
+    model = _model_copy(tmp_path, 1.0)
+    seen: list[str] = []
+    real = agreement._measure_task
+
+    def spy(task: tuple[SearchConfig, int, dict[str, Any]]) -> dict[str, Any]:
+        seen.append(task[0].value_model)
+        return real(task)
+
+    monkeypatch.setattr(agreement, "_measure_task", spy)
+    ref = agreement.build_reference(positions=1, base=5, factor=2, seeds=1, cover=1, jobs=1)
+    report = agreement.measure(ref, "mcts:iterations=6", 1, str(model))
+    assert seen == [str(model.resolve())] and report["model"] == str(model)
+    other = _model_copy(tmp_path, 0.5)
+    report = agreement.measure(ref, f"mcts:iterations=6,model={other}", 1, str(model))
+    assert seen[-1] == str(other) and report["model"] == str(other)
