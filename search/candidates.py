@@ -57,6 +57,29 @@ def candidate_steps(state: State, legal: list[Step], k: int = TOP_K) -> list[Ste
     return out or legal
 
 
+def leftmost_plan_steps(legal: list[Step]) -> list[Step]:
+    """``legal`` with its plan steps cut to those into the leftmost slot they offer
+    (``ready`` and any other step kept): the plan made left to right, as a player who
+    does not mind which resting deck a card joins makes it.
+
+    >>> import engine
+    >>> s = engine.new_game(2, seed=1)
+    >>> while s.decision.kind != "plan":
+    ...     s = s.apply(s.legal_steps()[0])
+    >>> kept = leftmost_plan_steps(s.legal_steps())
+    >>> sorted({st.b for st in kept if st.kind == "plan"}) == [min(
+    ...     st.b for st in s.legal_steps() if st.kind == "plan")]
+    True
+    >>> any(st.kind == "ready" for st in kept)
+    True
+    """
+    slots = [st.b for st in legal if st.kind == "plan"]
+    if not slots:
+        return legal
+    first = min(slots)
+    return [st for st in legal if st.kind != "plan" or st.b == first]
+
+
 def best_plan(state: State, legal: list[Step], k: int = TOP_K) -> tuple[Step, ...]:
     """The whole best plan whose first step is ``candidate_steps(state, legal, k)[0]``
     (the same solver call, so the same cache entry), or just that step where no solver

@@ -33,12 +33,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 
 from engine import (
+    ROUNDS,
     Observation,
     State,
     Step,
     determinize,
 )
-from search.candidates import best_plan, candidate_steps
+from search.candidates import best_plan, candidate_steps, leftmost_plan_steps
 from search.collector import collector_paused
 from search.evaluator import DEFAULT_WEIGHTS, EVALUATORS, TEMPO, Weights, evaluate, rounds_left
 from search.pacing import REAL_TIME, Pacer
@@ -49,6 +50,10 @@ from search.value_model import ValueModelError, model_file
 HORIZONS = ("turn", "move", "cycle", "round", "game")
 TREES = ("move", "round")
 SELECTS = ("lead", "win", "mix")  # what UCB exploits: see SearchConfig.select
+PLAN_SLOTS = ("all", "late", "leftmost")  # the own plan steps searched: SearchConfig.plan
+# From this round on a card planned never comes back from its resting deck before the
+# end (a deck is taken back at the end of a later round's actions, for the round after).
+LATE_ROUND = ROUNDS - 1
 MAX_SECONDS = 3600.0  # a search budget beyond an hour is a typo or an attack
 MAX_ITERATIONS = 10**7
 
@@ -159,6 +164,13 @@ class SearchConfig:
     # win-probability estimate's lead, in pounds near a level game, so a lead already
     # safe or already lost counts less).
     select: str = "mix"
+    # Which of its own plan steps the search considers. A card's slot decides only
+    # which resting deck it joins, which the evaluator does not see, so plan steps that
+    # differ in the slot alone are near-ties to it. "all": every legal plan step;
+    # "late": the leftmost free slot only in rounds 6 and 7, where a resting deck never
+    # comes back and the slot changes nothing (rounds-and-planning); "leftmost": the
+    # leftmost free slot in every round (a card's slot then follows from the order).
+    plan: str = "all"
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -183,7 +195,8 @@ class SearchConfig:
             except ValueModelError as exc:
                 raise ValueError(f"value_model: {exc}") from None
         for name, choices in (("tree", TREES), ("evaluator", EVALUATORS),
-                              ("select", SELECTS), ("horizon", HORIZONS)):
+                              ("select", SELECTS), ("horizon", HORIZONS),
+                              ("plan", PLAN_SLOTS)):
             value = getattr(self, name)
             if value not in choices:
                 raise ValueError(f"{name}: one of {', '.join(choices)}, got {value!r}")
@@ -340,7 +353,18 @@ class MCTS:
         legal step, or at a solved decision the first steps of the solvers' best plans
         (:func:`search.candidates.candidate_steps`)."""
         first = self._first(obs)
-        return candidate_steps(first, first.legal_steps())
+        return self._candidates(first, first.legal_steps())
+
+    def _candidates(self, state: State, legal: list[Step]) -> list[Step]:
+        """The steps a node of the searcher's (or a replying player's) decision holds:
+        :func:`search.candidates.candidate_steps`, and at a Planning step the plan
+        steps ``SearchConfig.plan`` keeps."""
+        out = candidate_steps(state, legal)
+        plan = self.config.plan
+        if state.decision.kind == "plan" and (
+                plan == "leftmost" or (plan == "late" and state.round >= LATE_ROUND)):
+            out = leftmost_plan_steps(out)
+        return out
 
     def _first(self, obs: Observation) -> State:
         """The determinization the root's steps and first looks are taken from."""
@@ -360,7 +384,7 @@ class MCTS:
         first = self._first(obs)
         legal = first.legal_steps()
         if only is None:
-            root_legal = candidate_steps(first, legal)
+            root_legal = self._candidates(first, legal)
         else:
             root_legal = _checked_only(only, legal, st)
         if prior_visits > 0 and len(root_legal) >= min_candidates:
@@ -418,7 +442,7 @@ class MCTS:
                     continue
                 if player != me and cfg.tree == "move":
                     break
-                legal = candidate_steps(state, legal)
+                legal = self._candidates(state, legal)
             if cfg.node_priors and not node.children and node is not root and len(legal) > 1:
                 self._give_priors(state, node, player, legal, horizon, cfg.prior_visits)
             node.player = player
