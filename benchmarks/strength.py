@@ -11,6 +11,11 @@ so a report never drifts from the games behind it.
     python -m benchmarks.strength list
     python -m benchmarks.strength run vs_greedy --jobs 2
     python -m benchmarks.strength check
+
+A new value model is measured beside the shipped one before it replaces it: with
+``MOMBASA_VALUE_MODEL=FILE`` (the model every bot of the process plays) and ``--folder
+DIR`` the series are played into another folder, and ``check --folder DIR`` holds them
+against that model; the shipped figures stay checked until the switch.
 """
 
 from __future__ import annotations
@@ -19,7 +24,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -135,23 +140,28 @@ def main(argv: Sequence[str] | None = None) -> None:
     run = sub.add_parser("run", help="play (or resume) series and write their reports")
     run.add_argument("keys", nargs="+", help="series keys, or all")
     run.add_argument("--jobs", type=int, default=2)
-    sub.add_parser("check", help="every report against its journal")
+    chk = sub.add_parser("check", help="every report against its journal")
+    for p in (run, chk):
+        p.add_argument("--folder", type=Path, default=FOLDER,
+                       help="where the journals and reports are (default: the table's)")
     args = parser.parse_args(argv)
     if args.command == "list":
         for s in SERIES:
             print(f"{s.key:14} {s.command()}")
-    elif args.command == "run":
-        for s in find(args.keys):
+        return
+    schedule = [replace(s, folder=args.folder.resolve()) for s in SERIES]
+    if args.command == "run":
+        for s in find(args.keys, schedule):
             wins = _wins(play(s, jobs=args.jobs).to_json())
             print(f"{s.key}: " + ", ".join(f"{bot} {w:g} of {n}"
                                           for bot, (w, n) in wins.items()))
     else:
-        problems = [p for p in (check(s) for s in SERIES) if p is not None]
+        problems = [p for p in (check(s) for s in schedule) if p is not None]
         for p in problems:
             print(p)
         if problems:
             raise SystemExit(1)
-        print(f"{len(SERIES)} series: every report holds its journal's games")
+        print(f"{len(schedule)} series: every report holds its journal's games")
 
 
 if __name__ == "__main__":

@@ -124,6 +124,9 @@ ELSEWHERE: dict[str, tuple[str, str]] = {
     "python -m benchmarks.strength check": (
         "reads the checkout's journals and reports (not in a page's folder)",
         "tests/test_strength_series.py::test_every_committed_report_holds_its_journals_games"),
+    "MOMBASA_VALUE_MODEL=FILE python -m benchmarks.strength run all --folder DIR": (
+        "the whole table with another model (hours)",
+        "tests/test_strength_series.py::test_run_plays_into_another_folder"),
     "python -m benchmarks.strength run vs_greedy --jobs 2": (
         "200 games of the search at 0.25 s a decision (about 25 minutes)",
         "tests/test_strength_series.py::test_a_series_plays_resumes_and_is_checked"),

@@ -60,3 +60,27 @@ def test_list_prints_every_series_command(capsys: pytest.CaptureFixture[str]) ->
     out = capsys.readouterr().out
     assert out.count("mombasa arena --players") == len(SERIES)
     assert "--seed 41 --jobs 2 --journal benchmarks/strength/journals/" in out
+
+
+def test_check_reads_another_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``check --folder DIR``: the series played beside the shipped ones (a new model's,
+    before the switch) are held to the same rules; a folder without them fails."""
+    with pytest.raises(SystemExit) as stop:
+        strength.main(["check", "--folder", str(tmp_path)])
+    assert stop.value.code == 1
+    out = capsys.readouterr().out
+    assert out.count("missing") == len(SERIES) and "vs_greedy:" in out
+
+
+def test_run_plays_into_another_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """``run all --folder DIR`` (the docs' line for a new model's series) writes every
+    series' journal and report there, and ``check --folder DIR`` then holds."""
+    tiny = Series("tiny", ("random", "policy"), 3, "tiny_seed3", games=2)
+    monkeypatch.setattr(strength, "SERIES", (tiny,))
+    strength.main(["run", "all", "--folder", str(tmp_path), "--jobs", "1"])
+    assert "tiny: random" in capsys.readouterr().out
+    assert (tmp_path / "journals" / "tiny_seed3.jsonl").exists()
+    assert (tmp_path / "tiny_seed3.json").exists()
+    strength.main(["check", "--folder", str(tmp_path)])
+    assert "1 series: every report holds" in capsys.readouterr().out
