@@ -151,7 +151,13 @@ def build_reference(positions: int, base: int, factor: int, seeds: int, cover: i
     rows = _map(_reference_task, tasks, jobs)
     return {"format": FORMAT, "base": base, "factor": factor, "seeds": seeds,
             "cover": cover, "first_game_seed": FIRST_GAME_SEED,
-            "model": model or "shipped", "positions": rows}
+            "model": model_name(model), "positions": rows}
+
+
+def model_name(model: str | None) -> str:
+    """How a reference or report names the model its searches read: the file given,
+    else ``MOMBASA_VALUE_MODEL``'s, else ``shipped``."""
+    return model or os.environ.get("MOMBASA_VALUE_MODEL") or "shipped"
 
 
 def _map(fn: Callable[[T], R], tasks: list[T], jobs: int) -> list[R]:
@@ -211,14 +217,17 @@ def measure(reference: dict[str, Any], spec: str, jobs: int,
     tasks = [(config, i, row) for i, row in enumerate(reference["positions"])]
     rows = _map(_measure_task, tasks, jobs)
     report = judge_picks(reference, [r["pick"] for r in rows])
-    # the file as given, not this machine's absolute path
-    model = bot.config.value_model or model or os.environ.get("MOMBASA_VALUE_MODEL",
-                                                               "shipped")
-    report.update(spec=spec, model=model,
+    model = model_name(bot.config.value_model or model)  # as given, not made absolute
+    report.update(spec=spec, model=model, reference_model=reference.get("model", "shipped"),
                   iterations=statistics.fmean(r["iterations"] for r in rows),
                   seconds=statistics.fmean(r["elapsed"] for r in rows),
                   picks=[r["pick"] for r in rows])
     return report
+
+
+def _model_id(model: str) -> str:
+    """A model as a report names it, comparable: ``shipped`` or an absolute path."""
+    return model if model == "shipped" else os.path.abspath(model)
 
 
 def reference_noise(reference: dict[str, Any]) -> dict[str, float]:
@@ -277,6 +286,10 @@ def main(argv: list[str] | None = None) -> None:
     reports = []
     for spec in args.spec:
         report = measure(reference, spec, args.jobs, args.model)
+        if _model_id(report["model"]) != _model_id(report["reference_model"]):
+            print(f"note: {spec} judged with {report['model']} against a reference "
+                  f"searched with {report['reference_model']}: the measure scores "
+                  "closeness to the reference's evaluator", file=sys.stderr)
         reports.append(report)
         shown = {k: (round(v, 4) if isinstance(v, float) else v)
                  for k, v in report.items() if k != "picks"}

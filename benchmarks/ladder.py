@@ -184,7 +184,11 @@ def read_games(paths: Iterable[Path], log: Callable[[str], None] = print) -> lis
             continue
         if len(players) != 2 or players[0] == players[1]:
             continue  # three or four players, or self-play: nothing for a two-player fit
-        other_model = [p for p in players if "model" in parse_spec(p)[1]]
+        try:
+            other_model = [p for p in players if "model" in parse_spec(p)[1]]
+        except ValueError:
+            log(f"skipped {path}: its players are not bot specs: {players!r}")
+            continue
         if other_model:  # the header's value model is not the one this bot played
             log(f"skipped {path}: {other_model[0]} plays another value model")
             continue

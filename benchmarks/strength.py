@@ -14,14 +14,17 @@ so a report never drifts from the games behind it.
 
 A new value model is measured beside the shipped one before it replaces it: with
 ``MOMBASA_VALUE_MODEL=FILE`` (the model every bot of the process plays) and ``--folder
-DIR`` the series are played into another folder, and ``check --folder DIR`` holds them
-against that model; the shipped figures stay checked until the switch.
+DIR`` the series are played into another folder (the table's own folder refuses them),
+and ``check --folder DIR`` with the same variable holds them against that model; the
+shipped figures stay checked until the switch.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -29,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from search.arena import ArenaReport, read_journal, run_arena, series_fingerprints, summarise
+from search.value_model import DEFAULT_PATH
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "benchmarks" / "strength"
@@ -96,8 +100,23 @@ def find(keys: Sequence[str], series: Sequence[Series] = SERIES) -> list[Series]
     return [by_key[k] for k in keys]
 
 
+def shipped_play() -> bool:
+    """Whether this process plays with the shipped catalogue, value model and search
+    settings (no ``MOMBASA_CATALOGUE``, no ``MOMBASA_VALUE_MODEL`` naming another file,
+    no ``MOMBASA_SEARCH``)."""
+    shipped = hashlib.sha256(DEFAULT_PATH.read_bytes()).hexdigest()[:16]
+    played_with = series_fingerprints()
+    return (not os.environ.get("MOMBASA_CATALOGUE") and "search" not in played_with
+            and played_with.get("value_model") == shipped)
+
+
 def play(series: Series, jobs: int = 1) -> ArenaReport:
-    """Play ``series`` (resuming its journal) and write its report."""
+    """Play ``series`` (resuming its journal) and write its report. The table's own
+    folder takes only the shipped model's and settings' games (another model's series
+    go to another folder until it is shipped)."""
+    if series.folder.resolve() == FOLDER.resolve() and not shipped_play():
+        raise SystemExit(f"{series.key}: this process plays with {series_fingerprints()}, "
+                         f"not the shipped model and settings: give --folder DIR")
     series.journal.parent.mkdir(parents=True, exist_ok=True)
     report = run_arena(list(series.players), series.games, seed=series.seed, jobs=jobs,
                        journal=series.journal)
@@ -118,7 +137,8 @@ def check(series: Series) -> str | None:
     header, records = read_journal(series.journal)
     if not isinstance(header, dict) or tuple(header.get("players", ())) != series.players:
         return f"{series.key}: the journal's players are not {list(series.players)}"
-    played_with = {k: header.get(k) for k in ("catalogue", "value_model")}
+    played_with = {k: header.get(k) for k in ("catalogue", "value_model", "search")
+                   if header.get(k) is not None}
     if played_with != series_fingerprints():
         return (f"{series.key}: played with {played_with}, this checkout plays with "
                 f"{series_fingerprints()}: play the series again")
@@ -136,21 +156,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.strength",
                                      description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("list", help="the series, their keys and commands")
+    lst = sub.add_parser("list", help="the series, their keys and commands")
     run = sub.add_parser("run", help="play (or resume) series and write their reports")
     run.add_argument("keys", nargs="+", help="series keys, or all")
     run.add_argument("--jobs", type=int, default=2)
     chk = sub.add_parser("check", help="every report against its journal")
-    for p in (run, chk):
+    for p in (lst, run, chk):
         p.add_argument("--folder", type=Path, default=FOLDER,
                        help="where the journals and reports are (default: the table's)")
     args = parser.parse_args(argv)
-    if args.command == "list":
-        for s in SERIES:
-            print(f"{s.key:14} {s.command()}")
-        return
     schedule = [replace(s, folder=args.folder.resolve()) for s in SERIES]
-    if args.command == "run":
+    if args.command == "list":
+        for s in schedule:
+            print(f"{s.key:14} {s.command()}")
+    elif args.command == "run":
         for s in find(args.keys, schedule):
             wins = _wins(play(s, jobs=args.jobs).to_json())
             print(f"{s.key}: " + ", ".join(f"{bot} {w:g} of {n}"

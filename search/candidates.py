@@ -57,10 +57,11 @@ def candidate_steps(state: State, legal: list[Step], k: int = TOP_K) -> list[Ste
     return out or legal
 
 
-def leftmost_plan_steps(legal: list[Step]) -> list[Step]:
-    """``legal`` with its plan steps cut to those into the leftmost slot they offer
-    (``ready`` and any other step kept): the plan made left to right, as a player who
-    does not mind which resting deck a card joins makes it.
+def leftmost_plan_steps(legal: list[Step], after_card: int = -1) -> list[Step]:
+    """``legal`` with its plan steps cut to those into the leftmost slot they offer and
+    of a card numbered above ``after_card`` (the card planned last; ``ready`` and any
+    other step kept): each set of cards is then planned one way only, left to right in
+    card order, as a player who does not mind which resting deck a card joins would.
 
     >>> import engine
     >>> s = engine.new_game(2, seed=1)
@@ -77,7 +78,8 @@ def leftmost_plan_steps(legal: list[Step]) -> list[Step]:
     if not slots:
         return legal
     first = min(slots)
-    return [st for st in legal if st.kind != "plan" or st.b == first]
+    return [st for st in legal
+            if st.kind != "plan" or (st.b == first and st.a > after_card)]
 
 
 def best_plan(state: State, legal: list[Step], k: int = TOP_K) -> tuple[Step, ...]:

@@ -164,12 +164,13 @@ class SearchConfig:
     # win-probability estimate's lead, in pounds near a level game, so a lead already
     # safe or already lost counts less).
     select: str = "mix"
-    # Which of its own plan steps the search considers. A card's slot decides only
-    # which resting deck it joins, which the evaluator does not see, so plan steps that
-    # differ in the slot alone are near-ties to it. "all": every legal plan step;
-    # "late": the leftmost free slot only in rounds 6 and 7, where a resting deck never
-    # comes back and the slot changes nothing (rounds-and-planning); "leftmost": the
-    # leftmost free slot in every round (a card's slot then follows from the order).
+    # Which of its own plan steps the search considers. With the same cards planned, a
+    # card's slot (and the order they were planned in) decides only which resting deck
+    # each joins, which the evaluator does not see: such plans are near-ties to it.
+    # "all": every legal plan step; "late": in rounds 6 and 7, where a resting deck
+    # never comes back before the end and the slot changes nothing (rounds-and-
+    # planning), the leftmost free slot and the cards in card order, so each set of
+    # cards is planned one way; "leftmost": the same in every round.
     plan: str = "all"
 
     def __post_init__(self) -> None:
@@ -351,19 +352,25 @@ class MCTS:
     def candidates(self, obs: Observation) -> list[Step]:
         """The root's candidate steps of a search of ``obs`` (without ``only``): every
         legal step, or at a solved decision the first steps of the solvers' best plans
-        (:func:`search.candidates.candidate_steps`)."""
+        (:func:`search.candidates.candidate_steps`), and at a Planning step the plan
+        steps ``SearchConfig.plan`` keeps."""
         first = self._first(obs)
         return self._candidates(first, first.legal_steps())
 
     def _candidates(self, state: State, legal: list[Step]) -> list[Step]:
         """The steps a node of the searcher's (or a replying player's) decision holds:
         :func:`search.candidates.candidate_steps`, and at a Planning step the plan
-        steps ``SearchConfig.plan`` keeps."""
+        steps ``SearchConfig.plan`` keeps (its own plan only: the others' are hidden,
+        made inside each determinization)."""
         out = candidate_steps(state, legal)
         plan = self.config.plan
-        if state.decision.kind == "plan" and (
+        d = state.decision
+        if d.kind == "plan" and (
                 plan == "leftmost" or (plan == "late" and state.round >= LATE_ROUND)):
-            out = leftmost_plan_steps(out)
+            last = d.slot  # the slot filled last this Planning, -1 before the first card
+            after = state.players[d.player].slots[last] if last is not None and last >= 0 \
+                else -1
+            out = leftmost_plan_steps(out, after)
         return out
 
     def _first(self, obs: Observation) -> State:

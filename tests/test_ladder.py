@@ -109,6 +109,10 @@ def test_a_series_of_a_bot_playing_another_value_model_is_skipped(tmp_path: Path
     said: list[str] = []
     assert read_games([path], log=said.append) == []
     assert len(said) == 1 and candidate in said[0] and "another value model" in said[0]
+    header["players"] = ["mcts:oops", "policy"]  # not a spec: skipped, named, no crash
+    path.write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
+    assert read_games([path], log=said.append) == []
+    assert "not bot specs" in said[-1] and "mcts:oops" in said[-1]
 
 
 def test_the_strength_journals_are_ingested() -> None:

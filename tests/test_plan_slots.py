@@ -31,6 +31,11 @@ def _plan_slots(steps: list[Step]) -> set[int]:
     return {st.b for st in steps if st.kind == "plan"}
 
 
+def test_late_means_rounds_6_and_7() -> None:
+    """rounds-and-planning: "In rounds 6 and 7 the slot no longer matters"."""
+    assert LATE_ROUND == 6 and engine.ROUNDS == 7
+
+
 def test_leftmost_keeps_ready_and_the_first_free_slot_only() -> None:
     s = _planning_in(1)
     legal = s.legal_steps()
@@ -42,12 +47,18 @@ def test_leftmost_keeps_ready_and_the_first_free_slot_only() -> None:
     assert {st.a for st in kept if st.kind == "plan"} == cards  # every card still offered
     not_planning = [Step("ready", -1, -1, -1)]
     assert leftmost_plan_steps(not_planning) == not_planning
+    # in card order: only cards numbered above the one planned last
+    middle = sorted(cards)[len(cards) // 2]
+    later = leftmost_plan_steps(legal, after_card=middle)
+    assert {st.a for st in later if st.kind == "plan"} == {c for c in cards if c > middle}
+    assert leftmost_plan_steps(legal, after_card=max(cards)) == [
+        st for st in legal if st.kind != "plan"]
 
 
 @pytest.mark.parametrize(("plan", "round_", "cut"), [
-    ("all", 1, False), ("all", LATE_ROUND, False),
-    ("late", 1, False), ("late", LATE_ROUND, True),
-    ("leftmost", 1, True), ("leftmost", LATE_ROUND, True)])
+    ("all", 1, False), ("all", 6, False),
+    ("late", 1, False), ("late", 5, False), ("late", 6, True), ("late", 7, True),
+    ("leftmost", 1, True), ("leftmost", 5, True), ("leftmost", 7, True)])
 def test_the_root_holds_the_plan_steps_the_setting_keeps(plan: str, round_: int,
                                                           cut: bool) -> None:
     s = _planning_in(round_)
@@ -60,15 +71,15 @@ def test_the_root_holds_the_plan_steps_the_setting_keeps(plan: str, round_: int,
     assert {line.step for line in result.lines} <= set(root)
 
 
-def _own_plan_children(node: Node, me: int) -> list[list[Step]]:
-    """The steps held below every node of ``me``'s plan decisions in the tree."""
+def _own_plan_nodes(node: Node, me: int, planned: int = -1
+                    ) -> list[tuple[int, list[Step]]]:
+    """(the card planned last on the way, the steps held) for every node of ``me``'s
+    plan decisions in the tree."""
     out = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if n.player == me and any(st.kind == "plan" for st in n.children):
-            out.append(list(n.children))
-        stack.extend(n.children.values())
+    if node.player == me and any(st.kind == "plan" for st in node.children):
+        out.append((planned, list(node.children)))
+    for step, child in node.children.items():
+        out += _own_plan_nodes(child, me, step.a if step.kind == "plan" else planned)
     return out
 
 
@@ -77,11 +88,14 @@ def test_leftmost_holds_in_the_tree_below_the_root() -> None:
     me = s.decision.player
     obs = engine.observe(s, me)
     result = MCTS(SearchConfig(iterations=400, plan="leftmost")).search(obs)
-    levels = _own_plan_children(result.root, me)
+    levels = _own_plan_nodes(result.root, me)
     assert len(levels) > 1  # the root and plan decisions below it
-    assert all(len(_plan_slots(steps)) == 1 for steps in levels)
-    wide = _own_plan_children(MCTS(SearchConfig(iterations=400)).search(obs).root, me)
-    assert any(len(_plan_slots(steps)) > 1 for steps in wide)
+    assert all(len(_plan_slots(steps)) == 1 for _, steps in levels)
+    assert any(last >= 0 for last, _ in levels)
+    assert all(st.a > last for last, steps in levels for st in steps if st.kind == "plan")
+    wide = _own_plan_nodes(MCTS(SearchConfig(iterations=400)).search(obs).root, me)
+    assert any(len(_plan_slots(steps)) > 1 for _, steps in wide)
+    assert any(st.a < last for last, steps in wide for st in steps if st.kind == "plan")
 
 
 def test_a_setting_not_offered_is_refused() -> None:

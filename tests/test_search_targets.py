@@ -184,10 +184,14 @@ def test_a_reference_can_be_built_with_another_model_on_the_same_positions(
 
 
 def test_measure_model_sets_the_searches_model_file(tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+                                                    monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str]
+                                                    ) -> None:
     """``measure --model FILE``: every measured search reads that file (a spec's own
-    ``model=`` wins); the report names the file as given."""
-    model = _model_copy(tmp_path, 1.0)
+    ``model=`` wins); the report names the file as given, and a model other than the
+    reference's is noted."""
+    _model_copy(tmp_path, 1.0)
+    monkeypatch.chdir(tmp_path)
     seen: list[str] = []
     real = agreement._measure_task
 
@@ -197,8 +201,25 @@ def test_measure_model_sets_the_searches_model_file(tmp_path: Path,
 
     monkeypatch.setattr(agreement, "_measure_task", spy)
     ref = agreement.build_reference(positions=1, base=5, factor=2, seeds=1, cover=1, jobs=1)
-    report = agreement.measure(ref, "mcts:iterations=6", 1, str(model))
-    assert seen == [str(model.resolve())] and report["model"] == str(model)
+    Path("ref.json").write_text(json.dumps(ref))
+    agreement.main(["measure", "ref.json", "--spec", "mcts:iterations=6", "--jobs", "1",
+                    "--model", "model_1.0.json", "--json", "out.json"])
+    report = json.loads(Path("out.json").read_text())[0]
+    assert seen == [str(tmp_path / "model_1.0.json")]
+    assert report["model"] == "model_1.0.json" and report["reference_model"] == "shipped"
+    assert "judged with model_1.0.json against a reference searched with shipped" in (
+        capsys.readouterr().err)
     other = _model_copy(tmp_path, 0.5)
-    report = agreement.measure(ref, f"mcts:iterations=6,model={other}", 1, str(model))
+    report = agreement.measure(ref, f"mcts:iterations=6,model={other}", 1, "model_1.0.json")
     assert seen[-1] == str(other) and report["model"] == str(other)
+    agreement.main(["measure", "ref.json", "--spec", "mcts:iterations=6", "--jobs", "1"])
+    assert "note:" not in capsys.readouterr().err  # the shipped model on its reference
+
+
+def test_a_reference_and_a_report_name_the_model_their_process_plays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MOMBASA_VALUE_MODEL", raising=False)
+    assert agreement.model_name(None) == "shipped"
+    monkeypatch.setenv("MOMBASA_VALUE_MODEL", "/x/other.json")
+    assert agreement.model_name(None) == "/x/other.json"
+    assert agreement.model_name("given.json") == "given.json"
