@@ -47,6 +47,10 @@ FEATURES: tuple[str, ...] = (
     "ink_unlock_gap",  # books still missing for the ink jar to open the extra slot
     "resting_units",  # units of the cards in resting decks (still to come back)
     "merchant_now",  # face-up merchant cards this round
+    # Appended after the first shipped model (a model fitted without a feature gives it
+    # weight 0: search.value_model), so each set of cards planned is seen to differ by
+    # the slots it takes: which cards come back together, and when.
+    "comeback_units",  # units of the richest resting deck after this round (comeback_units)
 )
 INDEX = {name: i for i, name in enumerate(FEATURES)}
 
@@ -119,10 +123,14 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
     ahead = sum(1 for j in range(p.ink + 1, len(books)) if books[j])
     slots = len(p.available_slots(cat))
     resting = 0
+    deck_units = []
     for deck in p.resting:
+        units = 0
         for card in deck:
             if card_table[card][0] >= 0:
-                resting += card_table[card][1]
+                units += card_table[card][1]
+        deck_units.append(units)
+        resting += units
     own = [sum(values) for values in by_measure]
     part = (
         float(own[0]), float(own[1]), float(own[2]), float(own[3]), float(own[4]),
@@ -131,8 +139,34 @@ def _own_part(cat: Catalogue, p: PlayerState) -> tuple[tuple[float, ...], tuple[
         float(_meetable_run_value(cat, p, by_measure, slots)),
         float(max(0, cat.diamond_slot - p.diamond)),
         float(max(0, cat.bookkeeping_slot - p.ink)), float(resting),
+        float(comeback_units(card_table, p, deck_units)),
     )
     return part, tuple(card_shares)
+
+
+def comeback_units(card_table: Sequence[tuple[int, int, int, int]], p: PlayerState,
+                   deck_units: Sequence[int]) -> int:
+    """Units of the richest resting deck once this round's cards have joined theirs:
+    what the player can take back at the end of the next round's actions. Before the
+    player ends this round, the richest deck now (the first of equals) is taken back
+    first and each action slot's card joins the deck above it (rounds-and-planning, "End
+    of your action phase": "Pick up one resting deck into your hand", then "move each
+    up to the resting deck of its slot"); after, the decks are as they will stay.
+    ``deck_units`` are the decks' units now (cards that measure nothing count 0)."""
+    if p.ended or not deck_units:
+        return max(deck_units, default=0)
+    taken = deck_units.index(max(deck_units))
+    best = 0
+    for k, (units, card) in enumerate(zip(deck_units, p.slots, strict=True)):
+        if k == taken:
+            units = 0
+        if card >= 0:
+            measure, card_units = card_table[card][0], card_table[card][1]
+            if measure >= 0:
+                units += card_units
+        if units > best:
+            best = units
+    return best
 
 
 def _meetable_run_value(cat: Catalogue, p: PlayerState, by_measure: list[list[int]],
@@ -262,7 +296,7 @@ def _player_features(s: State) -> list[list[float]]:
             float(now[0]), float(now[1]), float(now[2]), float(now[3]), float(now[4]),
             *part[:10], float(p.markers), float(p.ended),
             float(ink_walk(s, p)[1]), part[13], part[14], part[15], part[16],
-            float(merchant_now),
+            float(merchant_now), part[17],
         ])
     return out
 

@@ -108,19 +108,26 @@ class ValueModel:
         if raw.get("format") != "mombasa-value-model/1":
             raise ValueModelError(f"format: expected 'mombasa-value-model/1', "
                                   f"got {raw.get('format')!r}")
-        if raw.get("features") != list(FEATURES):
+        fitted = raw.get("features")
+        # Features are only ever appended: a model fitted before one was added weighs
+        # it 0 (its estimates unchanged); any other difference needs a refit.
+        if not isinstance(fitted, list) or not fitted or fitted != list(
+                FEATURES[:len(fitted)]) or (fitted != list(FEATURES)
+                                            and raw.get("residual") is not None):
             raise ValueModelError("features: the model was fitted on other features "
                                   "than search.features.FEATURES; retrain it")
+        added = (0.0,) * (len(FEATURES) - len(fitted))
         weights: dict[Bucket, tuple[float, ...]] = {}
         for key, w in raw.get("buckets", {}).items():
             parts = key.split("/")
             if len(parts) != 3 or not all(x.isdigit() for x in parts):
                 raise ValueModelError(f"buckets: key {key!r} is not players/round/phase")
-            if not isinstance(w, list) or len(w) != len(FEATURES):
+            if not isinstance(w, list) or len(w) != len(fitted):
                 got = len(w) if isinstance(w, list) else type(w).__name__
                 raise ValueModelError(f"buckets.{key}: {got} weights for "
-                                      f"{len(FEATURES)} features")
-            weights[(int(parts[0]), int(parts[1]), int(parts[2]))] = tuple(map(float, w))
+                                      f"{len(fitted)} features")
+            weights[(int(parts[0]), int(parts[1]), int(parts[2]))] = tuple(
+                map(float, w)) + added
         if not weights:
             raise ValueModelError("buckets: empty")
         residual = None
@@ -259,7 +266,7 @@ def fit_residual(model: ValueModel, data: Dataset, hidden: int = 32, epochs: int
 # opposite (further away is never better): their weights may not be positive.
 NOT_NEGATIVE = ("cash", "share_money", "track_progress", "book_run_value", "books_ahead",
                 "ink_walk_value", "meetable_run_value", "merchants", "merchant_now",
-                "now_bookkeeping", "own_bookkeeping", "markers")
+                "now_bookkeeping", "own_bookkeeping", "markers", "comeback_units")
 NOT_POSITIVE = ("diamond_unlock_gap", "ink_unlock_gap")
 
 

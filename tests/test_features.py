@@ -91,6 +91,10 @@ EXPECTED_P1 = {
     "ink_unlock_gap": 3.0,  # the bookkeeping slot opens on space 5
     "resting_units": 1 + 1 + 2,  # merchants measure nothing
     "merchant_now": 1.0,
+    # Decks of 0, 1, 1, 2, 0 units above slots B11, A1, B1, A9 and an empty one: the
+    # 2-unit deck is taken back first (A9's 2 points then start it again), A1 joins a
+    # 1-unit deck (3), B1 the other (1 + 3 = 4), the merchant B11 adds nothing.
+    "comeback_units": 4.0,
 }
 # P2 is untouched: the start of its first round.
 EXPECTED_P2 = {
@@ -99,15 +103,20 @@ EXPECTED_P2 = {
     "own_coffee": 3.0, "own_bananas": 3.0, "own_cotton": 3.0, "own_helmets": 4.0,
     "own_bookkeeping": 2.0, "cards": 10.0, "slots": 3.0, "markers": 3.0,
     "diamond_unlock_gap": 4.0, "ink_unlock_gap": 5.0, "resting_units": 4.0,
+    # Decks cot1/2, cof1/2, ban2/2 (1, 1, 2 units), nothing planned: ban2/2 comes back
+    # first, then a 1-unit deck is the richest.
+    "comeback_units": 1.0,
 }
 
 
 def test_feature_order_is_the_shipped_models() -> None:
     """The model file's weights are read by position: its feature list is FEATURES, in
-    order, every bucket has one weight per feature, and INDEX names the positions."""
+    order (or their first ones: a feature appended later weighs 0 in it), every bucket
+    has one weight per feature of the list, and INDEX names the positions."""
     raw = json.loads(MODEL_FILE.read_text())
-    assert raw["features"] == list(FEATURES)
-    assert all(len(w) == len(FEATURES) for w in raw["buckets"].values())
+    fitted = raw["features"]
+    assert fitted == list(FEATURES[:len(fitted)])  # features are only ever appended
+    assert all(len(w) == len(fitted) for w in raw["buckets"].values())
     assert len(set(FEATURES)) == len(FEATURES)
     assert [INDEX[name] for name in FEATURES] == list(range(len(FEATURES)))
     assert set(EXPECTED_P1) == set(FEATURES)
@@ -137,6 +146,29 @@ def test_a_player_who_has_ended_has_nothing_face_up() -> None:
     for name in ("own_coffee", "cards", "merchants", "book_run_value",
                  "meetable_run_value", "resting_units"):
         assert row[name] == EXPECTED_P1[name], name
+
+
+def test_comeback_units_once_the_round_is_ended_are_the_richest_deck_now() -> None:
+    """After ending, the deck taken back is in the hand and this round's cards rest in
+    their decks (rounds-and-planning, "End of your action phase"): nothing moves any
+    more before the next round's end."""
+    s = with_player(built(), 0, ended=True, slots=(-1,) * 5)
+    row = dict(zip(FEATURES, player_features(s)[0], strict=True))
+    assert row["comeback_units"] == 2.0  # the decks as they are: 0, 1, 1, 2, 0
+
+
+def test_comeback_units_see_which_cards_rest_together() -> None:
+    """The same two cards planned into other slots: above the decks that stay (1 and
+    1 units) they make decks of 3 and 4; one above the deck taken back first starts it
+    again, and the best left is 3 (the feature the slot choice needs: docs/search.md,
+    "Which plan steps")."""
+    s = built()
+    a1, b1 = (s.cat.card_index(n) for n in ("A1", "B1"))
+    units = []
+    for slots in ((-1, a1, b1, -1, -1), (a1, -1, -1, b1, -1)):
+        row = player_features(with_player(s, 0, slots=slots))[0]
+        units.append(dict(zip(FEATURES, row, strict=True))["comeback_units"])
+    assert units == [4.0, 3.0]
 
 
 @pytest.mark.parametrize("phase", [engine.state.SETUP, engine.state.PLANNING])

@@ -127,8 +127,13 @@ def test_model_file_round_trip_and_clear_errors(tmp_path: Path) -> None:
     again = ValueModel.load(path)
     assert again.weights == model.weights
     raw = json.loads(path.read_text())
-    raw["features"] = raw["features"][:-1]
-    with pytest.raises(ValueModelError, match="features"):
+    raw["features"][1], raw["features"][2] = raw["features"][2], raw["features"][1]
+    with pytest.raises(ValueModelError, match="features: the model was fitted on other"):
+        ValueModel.from_json(raw)
+    raw = json.loads(path.read_text())
+    raw["features"] = raw["features"][:-1]  # a list without its last weights
+    with pytest.raises(ValueModelError,
+                       match=f"{len(FEATURES)} weights for {len(FEATURES) - 1} features"):
         ValueModel.from_json(raw)
     raw = json.loads(path.read_text())
     key = next(iter(raw["buckets"]))
@@ -144,6 +149,28 @@ def test_model_file_round_trip_and_clear_errors(tmp_path: Path) -> None:
     path.write_text("{not json")
     with pytest.raises(ValueModelError, match="m.json"):
         ValueModel.load(path)
+
+
+def test_a_model_fitted_before_a_feature_was_appended_weighs_it_zero(tmp_path: Path
+                                                                     ) -> None:
+    """Features are only ever appended (search.features): an older model file loads,
+    the features it lacks weigh 0, so its estimates are what they were; a residual
+    network, whose inputs are the whole row, must match exactly."""
+    raw = default_model().to_json()
+    n = len(FEATURES) - 1
+    old = {**raw, "features": raw["features"][:n],
+           "buckets": {k: [*w[:n]] for k, w in raw["buckets"].items()}}
+    model = ValueModel.from_json(old)
+    assert all(w[n:] == (0.0,) for w in model.weights.values())
+    assert all(w[:n] == tuple(raw["buckets"][f"{b[0]}/{b[1]}/{b[2]}"][:n])
+               for b, w in model.weights.items())
+    s = engine.new_game(players=2, seed=4)
+    rows = player_features(s)
+    b = bucket(s)
+    assert model.predict(s) == pytest.approx(
+        [sum(a * x for a, x in zip(model.weights[b][:n], r[:n], strict=True)) for r in rows])
+    with pytest.raises(ValueModelError, match="features"):
+        ValueModel.from_json({**old, "residual": {"hidden": 1}})
 
 
 def test_dataset_concat_keeps_games_apart(tmp_path: Path) -> None:
