@@ -104,6 +104,7 @@ BOUNDS: dict[str, Bound] = {
     "iterations": Bound(1, MAX_ITERATIONS, integer=True),
     "time": Bound(0, MAX_SECONDS, open_lo=True),
     "c_uct": Bound(0, 10),
+    "plan_c": Bound(0, 10),  # None: c_uct
     "max_rollout_steps": Bound(1, 10**6, integer=True),
     "widen_c": Bound(0, 100, open_lo=True),
     "widen_alpha": Bound(0, 1),
@@ -172,13 +173,19 @@ class SearchConfig:
     # planning), the leftmost free slot and the cards in card order, so each set of
     # cards is planned one way; "leftmost": the same in every round.
     plan: str = "all"
+    # UCB's exploration constant at the searcher's own Planning decisions (None: c_uct).
+    # A plan step's first look finishes the plan with random cards, so its value is
+    # noisy, and at c_uct a Planning root can settle on whichever step looked best first
+    # (two deep searches of one Planning position each put nearly all their visits on
+    # a different step: journal, 2026-12-07).
+    plan_c: float | None = None
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
             raise ValueError("SearchConfig: give iterations or time")
         for name, bound in BOUNDS.items():
             value = getattr(self, name)
-            if value is not None or name not in ("iterations", "time"):
+            if value is not None or name not in ("iterations", "time", "plan_c"):
                 bound.check(name, value)
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise ValueError(f"seed: expected an integer, got {self.seed!r}")
@@ -477,7 +484,7 @@ class MCTS:
                 break
             if not known:
                 break
-            step, node = self._select(known, player)
+            step, node = self._select(known, player, d.kind == "plan")
             mover = player
             state = state.apply_unchecked(step)
             path.append(node)
@@ -493,14 +500,18 @@ class MCTS:
             if drive is not None:
                 _add(nd, drive)
 
-    def _select(self, known: list[tuple[Step, Node]], player: int) -> tuple[Step, Node]:
+    def _select(self, known: list[tuple[Step, Node]], player: int,
+                planning: bool = False) -> tuple[Step, Node]:
         """UCB on the deciding player's mean lead over its best opponent.
 
         The lead is in the money sums (``select="lead"``), in the win-utility sums
         counted in pounds near a level game (``select="win"``), or half of each
-        (``select="mix"``), plus the drive, if any.
+        (``select="mix"``), plus the drive, if any. At a Planning decision
+        (``planning``) the exploration constant is ``plan_c`` when it is set.
         """
         c = self.config.c_uct
+        if planning and self.config.plan_c is not None:
+            c = self.config.plan_c
         scale = self.config.margin_scale
         log, sqrt = math.log, math.sqrt
         two = len(known[0][1].m) == 2  # the common case: the only opponent is the other

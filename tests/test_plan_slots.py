@@ -1,4 +1,5 @@
-"""``SearchConfig.plan``: which of its own plan steps the search holds. A card's slot
+"""``SearchConfig.plan``: which of its own plan steps the search holds, and ``plan_c``,
+how widely it explores them. A card's slot
 decides only which resting deck it joins (rounds-and-planning: "choose the slot of every
 card with care: it decides with which other cards it comes back"; "In rounds 6 and 7
 the slot no longer matters"), so ``late`` drops the slot choice where it changes
@@ -101,3 +102,29 @@ def test_leftmost_holds_in_the_tree_below_the_root() -> None:
 def test_a_setting_not_offered_is_refused() -> None:
     with pytest.raises(ValueError, match="plan: one of all, late, leftmost, got 'left'"):
         SearchConfig(iterations=10, plan="left")
+
+
+def _root_visits(obs: engine.Observation, **knobs: object) -> list[int]:
+    result = MCTS(SearchConfig(iterations=600, seed=2, **knobs)).search(obs)  # type: ignore[arg-type]
+    return sorted((line.visits for line in result.lines), reverse=True)
+
+
+def test_plan_c_explores_the_planning_root_more() -> None:
+    """``plan_c``: UCB's constant at the searcher's own Planning decisions only."""
+    s = _planning_in(2)
+    obs = engine.observe(s, s.decision.player)
+    greedy, spread = _root_visits(obs, plan_c=0.0), _root_visits(obs, plan_c=5.0)
+    assert greedy[0] > spread[0] and len([v for v in spread if v > 10]) > len(
+        [v for v in greedy if v > 10])
+    assert _root_visits(obs) == _root_visits(obs, plan_c=0.3)  # None: c_uct (0.3)
+
+
+def test_plan_c_leaves_other_decisions_alone() -> None:
+    rng = random.Random(4)
+    s = play_setup(seed=4)
+    while s.decision.kind != "action":
+        s = s.apply(s.random_step(rng))
+    obs = engine.observe(s, s.decision.player)
+    assert _root_visits(obs, plan_c=5.0) == _root_visits(obs)
+    with pytest.raises(ValueError, match="plan_c: expected a finite number in"):
+        SearchConfig(iterations=10, plan_c=11.0)
