@@ -168,12 +168,21 @@ def _map(fn: Callable[[T], R], tasks: list[T], jobs: int) -> list[R]:
         return list(pool.map(fn, tasks))
 
 
-def _measure_task(task: tuple[SearchConfig, int, dict[str, Any]]) -> dict[str, Any]:
-    config, index, row = task
+def _measure_task(task: tuple[SearchConfig, int, dict[str, Any], int]) -> dict[str, Any]:
+    """One position searched with ``seeds`` seeds: each seed's pick, the mean share of
+    the root's visits its most visited step got, iterations and seconds (means)."""
+    config, index, row, seeds = task
     obs = observation_from_json(row["observation"])
-    result = MCTS(replace(config, seed=1000 + index)).search(obs)
-    return {"pick": result.best.text(), "iterations": result.iterations,
-            "elapsed": result.elapsed}
+    picks, shares, iterations, elapsed = [], [], [], []
+    for k in range(seeds):
+        result = MCTS(replace(config, seed=1000 + index + 7919 * k)).search(obs)
+        picks.append(result.best.text())
+        visits = [line.visits for line in result.lines]
+        shares.append(max(visits) / sum(visits))
+        iterations.append(result.iterations)
+        elapsed.append(result.elapsed)
+    return {"pick": picks[0], "seed_picks": picks, "top_share": statistics.fmean(shares),
+            "iterations": statistics.fmean(iterations), "elapsed": statistics.fmean(elapsed)}
 
 
 def judge_picks(reference: dict[str, Any], picks: list[str]) -> dict[str, Any]:
@@ -204,21 +213,33 @@ def judge_picks(reference: dict[str, Any], picks: list[str]) -> dict[str, Any]:
     }
 
 
-def measure(reference: dict[str, Any], spec: str, jobs: int,
-            model: str | None = None) -> dict[str, Any]:
-    """Run ``spec``'s search on every reference position (with the value model file
-    ``model`` unless the spec names its own); agreement and regret."""
+def measure(reference: dict[str, Any], spec: str, jobs: int, model: str | None = None,
+            seeds: int = 1, kind: str | None = None) -> dict[str, Any]:
+    """Run ``spec``'s search on every reference position (of decision ``kind``, if
+    given; with the value model file ``model`` unless the spec names its own):
+    agreement and regret of its first seed's picks; with ``seeds`` > 1 also how often
+    two of its seeds pick the same step (``self_agreement``: does it settle?)."""
     bot = make_bot(spec, seed=0)
     if not isinstance(bot, MCTSBot):
         raise SystemExit(f"--spec: an mcts bot spec, got {spec!r}")
     config = bot.config
     if model and not config.value_model:
         config = replace(config, value_model=os.path.abspath(model))
-    tasks = [(config, i, row) for i, row in enumerate(reference["positions"])]
+    chosen = [(i, row) for i, row in enumerate(reference["positions"])
+              if kind is None or row["kind"] == kind]
+    if not chosen:
+        raise SystemExit(f"--kind: no reference position of kind {kind!r}")
+    tasks = [(config, i, row, seeds) for i, row in chosen]
     rows = _map(_measure_task, tasks, jobs)
-    report = judge_picks(reference, [r["pick"] for r in rows])
+    report = judge_picks({"positions": [row for _, row in chosen]}, [r["pick"] for r in rows])
+    if seeds > 1:
+        report["self_agreement"] = reference_noise(
+            {"positions": rows})["deep_self_agreement"]
+        report["seed_picks"] = [r["seed_picks"] for r in rows]
     model = model_name(bot.config.value_model or model)  # as given, not made absolute
     report.update(spec=spec, model=model, reference_model=reference.get("model", "shipped"),
+                  kind=kind or "all", seeds=seeds,
+                  top_share=statistics.fmean(r["top_share"] for r in rows),
                   iterations=statistics.fmean(r["iterations"] for r in rows),
                   seconds=statistics.fmean(r["elapsed"] for r in rows),
                   picks=[r["pick"] for r in rows])
@@ -272,6 +293,10 @@ def main(argv: list[str] | None = None) -> None:
     mea.add_argument("--spec", action="append", required=True,
                      help="an mcts bot spec; repeat for several")
     mea.add_argument("--model", help="a value model file for the measured searches")
+    mea.add_argument("--seeds", type=int, default=1,
+                     help="seeds a position is searched with (> 1: self-agreement)")
+    mea.add_argument("--kind", choices=("action", "plan"),
+                     help="only the reference positions of this decision kind")
     mea.add_argument("--jobs", type=int, default=2)
     mea.add_argument("--json", dest="json_out")
     args = parser.parse_args(argv)
@@ -285,14 +310,14 @@ def main(argv: list[str] | None = None) -> None:
     reference = _load(args.reference)
     reports = []
     for spec in args.spec:
-        report = measure(reference, spec, args.jobs, args.model)
+        report = measure(reference, spec, args.jobs, args.model, args.seeds, args.kind)
         if _model_id(report["model"]) != _model_id(report["reference_model"]):
             print(f"note: {spec} judged with {report['model']} against a reference "
                   f"searched with {report['reference_model']}: the measure scores "
                   "closeness to the reference's evaluator", file=sys.stderr)
         reports.append(report)
         shown = {k: (round(v, 4) if isinstance(v, float) else v)
-                 for k, v in report.items() if k != "picks"}
+                 for k, v in report.items() if k not in ("picks", "seed_picks")}
         print(json.dumps(shown), flush=True)
     print(json.dumps(reference_noise(reference)))
     if args.json_out:

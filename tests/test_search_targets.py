@@ -125,6 +125,27 @@ def test_a_tiny_reference_and_measure_run_end_to_end(tmp_path: Path) -> None:
     report = json.loads(out.read_text())[0]
     assert report["positions"] == 2 and report["uncovered"] == 0
     assert 0.0 <= report["agreement"] <= 1.0
+    assert "self_agreement" not in report and 0.0 < report["top_share"] <= 1.0
+
+
+def test_measure_with_seeds_reports_whether_the_search_settles() -> None:
+    """``--seeds 2``: every position searched twice; ``self_agreement`` is how often the
+    two picks are the same, the first seed's picks are judged; ``--kind`` keeps one kind
+    of decision."""
+    ref = agreement.build_reference(positions=3, base=5, factor=2, seeds=1, cover=1, jobs=1)
+    kinds = [row["kind"] for row in ref["positions"]]
+    one = agreement.measure(ref, "mcts:iterations=8", 1)
+    two = agreement.measure(ref, "mcts:iterations=8", 1, seeds=2)
+    assert two["picks"] == one["picks"] and 0.0 <= two["self_agreement"] <= 1.0
+    assert two["seeds"] == 2 and "self_agreement" not in one
+    same = [a == b for a, b in two["seed_picks"]]
+    assert two["self_agreement"] == sum(same) / len(same)
+    assert [p[0] for p in two["seed_picks"]] == two["picks"]
+    kind = kinds[0]
+    only = agreement.measure(ref, "mcts:iterations=8", 1, kind=kind)
+    assert only["positions"] == kinds.count(kind) and only["kind"] == kind
+    with pytest.raises(SystemExit, match="no reference position of kind 'nothing'"):
+        agreement.measure(ref, "mcts:iterations=8", 1, kind="nothing")
 
 
 
