@@ -371,9 +371,10 @@ class MCTS:
         made inside each determinization)."""
         out = candidate_steps(state, legal)
         plan = self.config.plan
+        if plan == "all":  # the default: nothing more to look at on the hot path
+            return out
         d = state.decision
-        if d.kind == "plan" and (
-                plan == "leftmost" or (plan == "late" and state.round >= LATE_ROUND)):
+        if d.kind == "plan" and (plan == "leftmost" or state.round >= LATE_ROUND):
             last = d.slot  # the slot filled last this Planning, -1 before the first card
             after = state.players[d.player].slots[last] if last is not None and last >= 0 \
                 else -1
