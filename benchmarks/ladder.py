@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from search.arena import read_journal, run_arena, series_fingerprints
+from search.arena import played_with, read_journal, run_arena, series_fingerprints
 from search.bot_specs import parse_spec
 from search.levels import LADDER_PATH, LEVELS
 
@@ -177,8 +177,7 @@ def read_games(paths: Iterable[Path], log: Callable[[str], None] = print) -> lis
             log(f"skipped {path}: not an arena journal")
             continue
         players = header.get("players", [])
-        plays_with = {k: header.get(k) for k in ("catalogue", "value_model", "search")
-                      if header.get(k) is not None}
+        plays_with = played_with(header)
         if plays_with != expect:
             log(f"skipped {path}: played with {plays_with}, not {expect}")
             continue

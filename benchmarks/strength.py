@@ -22,7 +22,6 @@ shipped figures stay checked until the switch.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -31,8 +30,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from search.arena import ArenaReport, read_journal, run_arena, series_fingerprints, summarise
-from search.value_model import DEFAULT_PATH
+from search.arena import (
+    ArenaReport,
+    played_with,
+    read_journal,
+    run_arena,
+    series_fingerprints,
+    summarise,
+)
+from search.value_model import DEFAULT_PATH, file_fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 FOLDER = ROOT / "benchmarks" / "strength"
@@ -104,10 +110,9 @@ def shipped_play() -> bool:
     """Whether this process plays with the shipped catalogue, value model and search
     settings (no ``MOMBASA_CATALOGUE``, no ``MOMBASA_VALUE_MODEL`` naming another file,
     no ``MOMBASA_SEARCH``)."""
-    shipped = hashlib.sha256(DEFAULT_PATH.read_bytes()).hexdigest()[:16]
-    played_with = series_fingerprints()
-    return (not os.environ.get("MOMBASA_CATALOGUE") and "search" not in played_with
-            and played_with.get("value_model") == shipped)
+    plays_with = series_fingerprints()
+    return (not os.environ.get("MOMBASA_CATALOGUE") and "search" not in plays_with
+            and plays_with.get("value_model") == file_fingerprint(DEFAULT_PATH))
 
 
 def play(series: Series, jobs: int = 1) -> ArenaReport:
@@ -137,10 +142,8 @@ def check(series: Series) -> str | None:
     header, records = read_journal(series.journal)
     if not isinstance(header, dict) or tuple(header.get("players", ())) != series.players:
         return f"{series.key}: the journal's players are not {list(series.players)}"
-    played_with = {k: header.get(k) for k in ("catalogue", "value_model", "search")
-                   if header.get(k) is not None}
-    if played_with != series_fingerprints():
-        return (f"{series.key}: played with {played_with}, this checkout plays with "
+    if played_with(header) != series_fingerprints():
+        return (f"{series.key}: played with {played_with(header)}, this checkout plays with "
                 f"{series_fingerprints()}: play the series again")
     if header.get("seed") != series.seed or len(records) != series.games:
         return (f"{series.key}: the journal holds {len(records)} games of seed "

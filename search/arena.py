@@ -212,6 +212,13 @@ def series_fingerprints() -> dict[str, str]:
     return out
 
 
+def played_with(header: dict[str, Any]) -> dict[str, str]:
+    """What a journal's header says its games were played with, in the shape of
+    :func:`series_fingerprints` (so the two compare equal for the same setup)."""
+    return {k: header[k] for k in ("catalogue", "value_model", "search")
+            if header.get(k) is not None}
+
+
 @dataclass
 class ArenaReport:
     """A series' result. ``played_with`` holds the fingerprints of the catalogue and the

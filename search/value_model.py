@@ -161,15 +161,25 @@ def model_path() -> Path:
     return Path(os.environ.get("MOMBASA_VALUE_MODEL") or DEFAULT_PATH)
 
 
+def file_fingerprint(path: Path) -> str:
+    """A short hash of a model file's bytes: two files with the same fingerprint are the
+    same model.
+
+    >>> file_fingerprint(DEFAULT_PATH) == file_fingerprint(DEFAULT_PATH)
+    True
+    """
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
 @cache
 def model_fingerprint() -> str:
-    """A short hash of the model file in use (:func:`model_path`), so a record of play
+    """The fingerprint of the model file in use (:func:`model_path`), so a record of play
     (an arena journal) can say which evaluator played it.
 
     >>> len(model_fingerprint())
     16
     """
-    return hashlib.sha256(model_path().read_bytes()).hexdigest()[:16]
+    return file_fingerprint(model_path())
 
 
 @cache
