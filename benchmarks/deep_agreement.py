@@ -23,6 +23,12 @@ searches' ``SearchConfig.value_model``, unless a spec names its own ``model=``).
 against a reference of its own, since the measure scores closeness to the reference's
 evaluator.
 
+``reference --even N`` judges every candidate alone instead (``only=[step]``, ``N``
+iterations on each seed): one deep search leaves all but its favourite step at a shallow,
+exploring look, whose value sits below the favourite's for that reason alone; at
+Planning, where two deep searches rarely agree, that bias is most of the regret.
+``--kind plan`` samples Planning decisions only.
+
 The positions are decisions with at least two candidate steps (actions, Planning,
 solved decisions) of the player to move in 2-player games between greedy bots with the
 learned evaluator, sampled with game seeds no training recipe uses (from 9,000 up), so
@@ -32,6 +38,8 @@ they are held out.
     python -m benchmarks.deep_agreement measure REF.json --spec mcts:iterations=1000
     python -m benchmarks.deep_agreement measure REF.json --spec mcts:iterations=1000 \\
         --model other_model.json --json out.json
+    python -m benchmarks.deep_agreement reference --kind plan --positions 40 \\
+        --even 4000 --out PLAN.json
 """
 
 from __future__ import annotations
@@ -131,27 +139,66 @@ def deep_reference(obs: Observation, config: SearchConfig, seeds: int,
     }
 
 
-def _reference_task(task: tuple[dict[str, Any], dict[str, Any], int, int]) -> dict[str, Any]:
-    raw, config_fields, seeds, cover = task
+def even_reference(obs: Observation, config: SearchConfig, seeds: int) -> dict[str, Any]:
+    """Every candidate searched alone (``only=[step]``) with ``config``'s iterations on
+    ``seeds`` seeds: the same depth for every step, so no step's value is that of a
+    shallower, more exploring subtree than another's (as in one deep search, where the
+    most visited step's value climbs toward its best line and the others' stay at their
+    first looks). The pick is the best pooled win chance; each seed's pick its own best.
+    """
+    me = obs.viewer
+    steps = MCTS(config).candidates(obs)
+    per_seed: list[dict[Step, tuple[float, float]]] = [{} for _ in range(seeds)]
+    pools: dict[Step, _Pool] = {}
+    for step in steps:
+        for k in range(seeds):
+            run = replace(config, seed=config.seed + 7919 * k)
+            line = next(ln for ln in MCTS(run).search(obs, only=[step]).lines
+                        if ln.step == step)
+            per_seed[k][step] = (line.win[me], _lead(line.money, me))
+            pools.setdefault(step, _Pool()).add(line.visits, line.win[me],
+                                                _lead(line.money, me))
+    pick = max(pools, key=lambda st: (pools[st].win, pools[st].lead))
+    return {
+        "pick": pick.text(),
+        "seed_picks": [max(seen, key=lambda st: seen[st]).text() for seen in per_seed],
+        "candidates": {st.text(): {"visits": p.visits, "win": round(p.win, 5),
+                                   "lead": round(p.lead, 3)} for st, p in pools.items()},
+    }
+
+
+def _reference_task(task: tuple[dict[str, Any], dict[str, Any], int, int, bool]
+                    ) -> dict[str, Any]:
+    raw, config_fields, seeds, cover, even = task
     obs = observation_from_json(raw)
-    ref = deep_reference(obs, SearchConfig(**config_fields), seeds, cover)
+    config = SearchConfig(**config_fields)
+    ref = (even_reference(obs, config, seeds) if even
+           else deep_reference(obs, config, seeds, cover))
     return {"observation": raw, "kind": obs.state.decision.kind, **ref}
 
 
 def build_reference(positions: int, base: int, factor: int, seeds: int, cover: int,
-                    jobs: int, model: str | None = None) -> dict[str, Any]:
-    """Sample ``positions`` and run the deep searches (``factor x base`` iterations,
-    ``seeds`` seeds, the value model file ``model`` or the shipped one) on ``jobs``
-    processes."""
-    obs_list = sample_positions(positions)
-    fields: dict[str, Any] = {"iterations": base * factor, "seed": 31}
+                    jobs: int, model: str | None = None, even: int = 0,
+                    kind: str | None = None) -> dict[str, Any]:
+    """Sample ``positions`` (of decision ``kind`` only, if given) and run the deep
+    searches (``factor x base`` iterations, ``seeds`` seeds, the value model file
+    ``model`` or the shipped one) on ``jobs`` processes; with ``even`` > 0, every
+    candidate gets ``even`` iterations of its own instead (:func:`even_reference`)."""
+    if kind is None:
+        obs_list = sample_positions(positions)
+    else:
+        obs_list = diagnose_search.sample_positions(
+            positions, FIRST_GAME_SEED, 0.12, bot_seed=FIRST_GAME_SEED,
+            keep=lambda obs: obs.state.decision.kind == kind and _has_choice(obs))
+    fields: dict[str, Any] = {"iterations": even or base * factor, "seed": 31}
     if model is not None:
         fields["value_model"] = os.path.abspath(model)
-    tasks = [(observation_to_json(obs), fields, seeds, cover) for obs in obs_list]
+    tasks = [(observation_to_json(obs), fields, seeds, cover, even > 0) for obs in obs_list]
     rows = _map(_reference_task, tasks, jobs)
     return {"format": FORMAT, "base": base, "factor": factor, "seeds": seeds,
-            "cover": cover, "first_game_seed": FIRST_GAME_SEED,
-            "model": model_name(model), "positions": rows}
+            "cover": cover, "even": even, "kind": kind or "all",
+            "first_game_seed": FIRST_GAME_SEED, "model": model_name(model),
+            "positions": rows}
 
 
 def model_name(model: str | None) -> str:
@@ -274,9 +321,10 @@ def _load(path: str) -> dict[str, Any]:
 
 # the reference's integer options and their defaults: positions, the budget measured
 # (iterations), the deep search's multiple of it, its seeds, the iterations a candidate
-# the deep searches hardly tried gets of its own, processes
+# the deep searches hardly tried gets of its own, the iterations every candidate gets
+# alone instead of the deep searches (0: deep searches), processes
 REFERENCE_OPTIONS = {"positions": 80, "base": 1000, "factor": 16, "seeds": 2, "cover": 100,
-                     "jobs": 2}
+                     "even": 0, "jobs": 2}
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -287,6 +335,8 @@ def main(argv: list[str] | None = None) -> None:
     for option, default in REFERENCE_OPTIONS.items():
         ref.add_argument(f"--{option}", type=int, default=default)
     ref.add_argument("--model", help="a value model file for the deep searches")
+    ref.add_argument("--kind", choices=("action", "plan"),
+                     help="sample only decisions of this kind")
     ref.add_argument("--out", required=True)
     mea = sub.add_parser("measure", help="agreement and regret of a search")
     mea.add_argument("reference")
@@ -302,7 +352,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "reference":
         out = build_reference(args.positions, args.base, args.factor, args.seeds,
-                              args.cover, args.jobs, args.model)
+                              args.cover, args.jobs, args.model, args.even, args.kind)
         with open(args.out, "w", encoding="utf-8") as fh:
             json.dump(out, fh)
         print(json.dumps(reference_noise(out)))

@@ -128,6 +128,23 @@ def test_a_tiny_reference_and_measure_run_end_to_end(tmp_path: Path) -> None:
     assert "self_agreement" not in report and 0.0 < report["top_share"] <= 1.0
 
 
+def test_an_even_reference_searches_every_candidate_alone_to_the_same_depth() -> None:
+    ref = agreement.build_reference(positions=1, base=5, factor=2, seeds=2, cover=1,
+                                    jobs=1, even=7, kind="plan")
+    assert ref["even"] == 7 and ref["kind"] == "plan"
+    (row,) = ref["positions"]
+    assert row["kind"] == "plan"
+    obs = agreement.observation_from_json(row["observation"])
+    steps = MCTS(SearchConfig(iterations=1)).candidates(obs)
+    cands = row["candidates"]
+    # every candidate, each with the same iterations on each seed, and nothing else
+    assert set(cands) == {st.text() for st in steps}
+    assert {c["visits"] for c in cands.values()} == {14}
+    # the pick is the best win chance (not the most visits: all are equal)
+    assert cands[row["pick"]]["win"] == max(c["win"] for c in cands.values())
+    assert len(row["seed_picks"]) == 2 and set(row["seed_picks"]) <= set(cands)
+
+
 def test_measure_with_seeds_reports_whether_the_search_settles() -> None:
     """``--seeds 2``: every position searched twice; ``self_agreement`` is how often the
     two picks are the same, the first seed's picks are judged; ``--kind`` keeps one kind
