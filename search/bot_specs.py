@@ -70,7 +70,7 @@ _MCTS_KNOBS: dict[str, str] = {
     "tree": "tree", "eval": "evaluator", "noise": "rollout_noise", "tempo": "tempo",
     "node_priors": "node_priors", "time": "time", "iterations": "iterations",
     "drive": "book_drive", "select": "select", "model": "value_model", "plan": "plan",
-    "plan_c": "plan_c"}
+    "plan_c": "plan_c", "halve": "plan_halving"}
 _CHOICES: dict[str, tuple[str, ...]] = {"horizon": HORIZONS, "tree": TREES, "plan": PLAN_SLOTS,
                                         "eval": EVALUATORS, "select": SELECTS}
 _FLAGS = {"1": True, "true": True, "0": False, "false": False}
@@ -190,7 +190,8 @@ def make_bot(spec: str, seed: int = 0, pacer: Pacer = REAL_TIME) -> Bot:
     (route specialists, :mod:`search.specialists`);
     ``mcts[:time=S][,iterations=N][,c=C][,tree=round|move][,eval=learned|hand]
     [,horizon=turn|move|cycle|round|game][,noise=X][,tempo=P][,widen=W][,prior=K]
-    [,node_priors=1][,drive=D][,select=lead|win|mix][,model=FILE][,plan=all|late|leftmost][,plan_c=C]``
+    [,node_priors=1][,drive=D][,select=lead|win|mix][,model=FILE][,plan=all|late|leftmost][,plan_c=C]
+    [,halve=N]``
     (see ``docs/search.md``);
     ``openspiel-mcts`` / ``openspiel-ismcts`` ``[:time=S|sims=N]`` (needs the
     ``openspiel`` extra).

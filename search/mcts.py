@@ -105,6 +105,7 @@ BOUNDS: dict[str, Bound] = {
     "time": Bound(0, MAX_SECONDS, open_lo=True),
     "c_uct": Bound(0, 10),
     "plan_c": Bound(0, 10),  # None: c_uct
+    "plan_halving": Bound(0, MAX_ITERATIONS, integer=True),
     "max_rollout_steps": Bound(1, 10**6, integer=True),
     "widen_c": Bound(0, 100, open_lo=True),
     "widen_alpha": Bound(0, 1),
@@ -179,6 +180,15 @@ class SearchConfig:
     # (two deep searches of one Planning position each put nearly all their visits on
     # a different step: journal, 2026-12-07).
     plan_c: float | None = None
+    # Sequential halving at the searcher's own Planning roots when the budget gives at
+    # least this many iterations (0: never). A plan step's first look, and any step
+    # searched little, reads below a step searched deeply (about 0.06 of win chance at
+    # Planning: journal, 2026-12-07), so UCB keeps to the first step it searched, at any
+    # budget; halving searches the steps still in to the same depth. After the first
+    # tenth of the budget (by UCB) the search knows how many iterations the budget
+    # gives; below this many it goes on by UCB (halving's even split is worse when
+    # every step gets only a few dozen).
+    plan_halving: int = 0
 
     def __post_init__(self) -> None:
         if self.iterations is None and self.time is None:
@@ -281,6 +291,20 @@ class SearchResult:
 Callback = Callable[[SearchResult], bool | None]
 
 
+@dataclass
+class _Run:
+    """One search's fixed inputs and its count of iterations so far."""
+
+    obs: Observation
+    root: Node
+    me: int
+    horizon: int
+    rng: random.Random
+    callback: Callback | None
+    start: float
+    done: int = 0
+
+
 class MCTS:
     """ISMCTS searcher. ``search`` is anytime: a callback may stop it early."""
 
@@ -316,25 +340,87 @@ class MCTS:
         if root is None:
             root = Node(st.n)
         clock = self.pacer.clock
-        checkpoint = self.pacer.checkpoint
         start = clock()
         deadline = start + cfg.time if cfg.time is not None else math.inf
         limit = cfg.iterations if cfg.iterations is not None else 1 << 62
         root_legal, horizon = self._prepare_root(obs, root, cfg.prior_visits, only=only)
         # Near a level game a win-chance lead of x is worth x * 2 * scale pounds.
         self._win_pounds = 2.0 * cfg.weights.win_scale * (1.0 + rounds_left(st))
-        done = 0
+        run = _Run(obs, root, me, horizon, rng, callback, start)
+        ranking: list[Step] | None = None
         with collector_paused():  # the tree is not garbage: no need to scan it again and again
-            while done < limit and checkpoint():
-                if cfg.time is not None and clock() >= deadline:
+            if not (cfg.plan_halving and only is None and st.decision.kind == "plan"
+                    and len(root_legal) > 2):
+                self._ucb(run, root_legal, limit, deadline)
+            # A Planning root: the first tenth of the budget by UCB, which also tells
+            # how many iterations the whole budget will give; halving if enough.
+            elif not self._ucb(run, root_legal, max(1, limit // 10),
+                               start + (deadline - start) / 10):
+                rate = run.done / max(clock() - start, 1e-9)
+                expected = min(limit, rate * cfg.time if cfg.time is not None else math.inf)
+                if expected >= cfg.plan_halving:
+                    ranking = self._halve(run, root_legal, limit, deadline)
+                else:
+                    self._ucb(run, root_legal, limit, deadline)
+        return self._result(me, root, run.done, clock() - start, ranking)
+
+    def _ucb(self, run: _Run, legal: list[Step], limit: int, deadline: float) -> bool:
+        """Iterate with UCB over ``legal`` at the root until ``run.done`` reaches
+        ``limit`` or the clock ``deadline``; True if stopped (the callback or the pacer),
+        so the search ends here."""
+        clock, checkpoint = self.pacer.clock, self.pacer.checkpoint
+        timed = deadline != math.inf
+        while run.done < limit:
+            if not checkpoint():
+                return True
+            if timed and clock() >= deadline:
+                return False
+            if self._iterate_once(run, legal):
+                return True
+        return False
+
+    def _iterate_once(self, run: _Run, legal: list[Step]) -> bool:
+        """One iteration with ``legal`` at the root, and the interim report if due;
+        True if the callback says stop."""
+        self._iterate(run.obs, run.root, run.me, run.horizon, run.rng, legal)
+        run.done += 1
+        if run.callback is not None and run.done % self.config.report_every == 0:
+            interim = self._result(run.me, run.root, run.done, self.pacer.clock() - run.start)
+            return run.callback(interim) is False
+        return False
+
+    def _halve(self, run: _Run, candidates: list[Step], limit: int,
+               deadline: float) -> list[Step]:
+        """Sequential halving over the root's ``candidates`` with the rest of the budget:
+        in each round every candidate still in gets the same iterations (each searched
+        to the same depth, which no first look is: SearchConfig.plan_halving), and the
+        better half by the mover's mean lead goes on, down to two. The root's steps
+        ranked: the last round's by their lead, then those dropped later first."""
+        clock, checkpoint = self.pacer.clock, self.pacer.checkpoint
+        active = list(candidates)
+        rounds = max(1, math.ceil(math.log2(len(active))))
+        dropped: list[list[Step]] = []
+        for r in range(rounds):
+            left = rounds - r
+            round_limit = run.done + (limit - run.done) // left
+            now = clock()
+            round_deadline = now + (deadline - now) / left if deadline != math.inf else deadline
+            count = dict.fromkeys(active, 0)
+            while run.done < round_limit and clock() < round_deadline:
+                step = min(active, key=count.__getitem__)
+                count[step] += 1
+                if not checkpoint() or self._iterate_once(run, [step]):
+                    rounds = r + 1  # stopped: rank what there is
                     break
-                self._iterate(obs, root, me, horizon, rng, root_legal)
-                done += 1
-                if callback is not None and done % cfg.report_every == 0:
-                    interim = self._result(me, root, done, clock() - start)
-                    if callback(interim) is False:
-                        break
-        return self._result(me, root, done, clock() - start)
+            ranked = sorted(active, key=lambda st: -self._mean_lead(
+                run.root.children.get(st, Node(len(run.root.m))), run.me))
+            if r == rounds - 1:
+                active = ranked
+                break
+            keep = max(2, (len(ranked) + 1) // 2)
+            active = ranked[:keep]
+            dropped.append(ranked[keep:])
+        return active + [st for out in reversed(dropped) for st in out]
 
     def first_look(self, obs: Observation) -> Node:
         """The root before any iteration: a child per candidate step, each holding the
@@ -526,24 +612,39 @@ class MCTS:
             n = child.n
             if n == 0:
                 return step, child
-            if mix:
-                lead = self._mixed_lead(child, player, two)
-            else:
-                v, d = (child.w if win else child.m), child.d
-                # No list per child: this runs for every child visited.
-                if d is None:
-                    own = k * v[player]
-                    other = k * (v[1 - player] if two
-                                 else max(x for i, x in enumerate(v) if i != player))
-                else:
-                    own = k * v[player] + d[player]
-                    other = (k * v[1 - player] + d[1 - player] if two
-                             else max(k * x + d[i] for i, x in enumerate(v) if i != player))
-                lead = own - other
+            lead = (self._mixed_lead(child, player, two) if mix
+                    else self._plain_lead(child, player, two, win, k))
             value = lead / (n * scale) + c * sqrt(log(child.avail) / n)
             if value > best_value:
                 best, best_value = (step, child), value
         return best
+
+    @staticmethod
+    def _plain_lead(child: Node, player: int, two: bool, win: bool, k: float) -> float:
+        """``select="lead"`` or ``"win"`` (the win sums times ``k``): the lead in the
+        sums, plus the drive, over the best opponent."""
+        v, d = (child.w if win else child.m), child.d
+        if d is None:
+            own = k * v[player]
+            other = k * (v[1 - player] if two
+                         else max(x for i, x in enumerate(v) if i != player))
+        else:
+            own = k * v[player] + d[player]
+            other = (k * v[1 - player] + d[1 - player] if two
+                     else max(k * x + d[i] for i, x in enumerate(v) if i != player))
+        return own - other
+
+    def _mean_lead(self, child: Node, player: int) -> float:
+        """What selection exploits at ``child`` for ``player``: its mean lead, in
+        pounds (no exploration term)."""
+        if child.n == 0:
+            return -math.inf
+        two = len(child.m) == 2
+        select = self.config.select
+        lead = (self._mixed_lead(child, player, two) if select == "mix"
+                else self._plain_lead(child, player, two, select == "win",
+                                      self._win_pounds if select == "win" else 1.0))
+        return lead / child.n
 
     def _mixed_lead(self, child: Node, player: int, two: bool) -> float:
         """``select="mix"``: each player's pounds are half its win utility in pounds,
@@ -615,7 +716,10 @@ class MCTS:
         return state
 
     # -- results -------------------------------------------------------------------
-    def _result(self, me: int, root: Node, iterations: int, elapsed: float) -> SearchResult:
+    def _result(self, me: int, root: Node, iterations: int, elapsed: float,
+                ranking: list[Step] | None = None) -> SearchResult:
+        """The root's lines, most visited first, or in ``ranking``'s order (a halving's:
+        the step it chose first)."""
         total = max(1, sum(ch.n for ch in root.children.values()))
         lines = []
         for step, child in root.children.items():
@@ -630,6 +734,9 @@ class MCTS:
                 pv=principal_variation(child),
             ))
         lines.sort(key=lambda ln: (-ln.visits, -ln.win[me], ln.step))
+        if ranking:
+            place = {st: i for i, st in enumerate(ranking)}
+            lines.sort(key=lambda ln: place.get(ln.step, len(place)))  # stable: visits next
         return SearchResult(me, lines, iterations, elapsed, iterations, root)
 
 

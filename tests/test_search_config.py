@@ -66,6 +66,7 @@ class Shifted(SearchConfig):
     value_model: str = str(value_model.DEFAULT_PATH)
     plan: str = "leftmost"
     plan_c: float | None = 0.9
+    plan_halving: int = 1234
 
 
 def test_shifted_moves_every_knob() -> None:
@@ -105,12 +106,13 @@ def test_mcts_bot_has_no_literal_defaults(monkeypatch: pytest.MonkeyPatch) -> No
 def test_mcts_spec_overrides_reach_their_fields() -> None:
     cfg = bot_config("mcts:iterations=9,c=0.7,horizon=game,widen=2.5,prior=0,tree=move,"
                      "node_priors=1,eval=hand,noise=0.1,tempo=0,win_scale=4,drive=1.5,"
-                     "select=win,plan=late,plan_c=0.8",
+                     "select=win,plan=late,plan_c=0.8,halve=3000",
                      seed=5)
     assert cfg == SearchConfig(iterations=9, seed=5, c_uct=0.7, horizon="game",
                                widen_c=2.5, prior_visits=0, tree="move", node_priors=True,
                                evaluator="hand", rollout_noise=0.1, tempo=0.0,
                                book_drive=1.5, select="win", plan="late", plan_c=0.8,
+                               plan_halving=3000,
                                weights=replace(DEFAULT_WEIGHTS, win_scale=4.0))
     assert bot_config("mcts:iterations=9,node_priors=0").node_priors is False
 
