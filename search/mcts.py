@@ -182,12 +182,12 @@ class SearchConfig:
     plan_c: float | None = None
     # Sequential halving at the searcher's own Planning roots when the budget gives at
     # least this many iterations (0: never). A plan step's first look, and any step
-    # searched little, reads below a step searched deeply (about 0.06 of win chance at
-    # Planning: journal, 2026-12-07), so UCB keeps to the first step it searched, at any
-    # budget; halving searches the steps still in to the same depth. After the first
-    # tenth of the budget (by UCB) the search knows how many iterations the budget
-    # gives; below this many it goes on by UCB (halving's even split is worse when
-    # every step gets only a few dozen).
+    # searched little, reads below a step searched deeply (0.04 of win chance on
+    # average at Planning: journal, 2026-12-07), so UCB keeps to the first step it
+    # searched, at any budget; halving searches the steps still in to the same
+    # depth. After the first tenth of the budget (by UCB) the search knows how many
+    # iterations the budget gives; below this many it goes on by UCB (halving's even
+    # split is worse when every step gets only a few dozen).
     plan_halving: int = 0
 
     def __post_init__(self) -> None:
