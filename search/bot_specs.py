@@ -181,6 +181,19 @@ def search_config(iterations: int | None = None, time: float | None = None,
     return SearchConfig(iterations=iterations, time=time, seed=seed, **search_settings())
 
 
+def _specialist(name: str, opts: dict[str, str], seed: int) -> Bot:
+    """A route specialist from its checked settings (``strength``, ``eval``)."""
+    strength = None
+    if "strength" in opts:
+        try:
+            strength = float(_number("strength", opts["strength"], STRENGTH))
+        except ValueError:  # worded as before: "a number >= 0"
+            raise ValueError(f"strength: a number >= 0 (finite, at most 100), "
+                             f"got {opts['strength']}") from None
+    return SpecialistBot(name, seed, strength=strength,
+                         evaluator=_ready(opts.get("eval", "learned")))
+
+
 def make_bot(spec: str, seed: int = 0, pacer: Pacer = REAL_TIME) -> Bot:
     """Build a bot from its spec string (``pacer``: the pace of an ``mcts`` bot's
     searches, :mod:`search.pacing`; the other bots think briefly and are not paced).
@@ -227,15 +240,7 @@ def make_bot(spec: str, seed: int = 0, pacer: Pacer = REAL_TIME) -> Bot:
         if name == "policy":
             return PolicyBot(seed)
         if name in ("bookkeeper", "diamonds", "shares"):
-            strength = None
-            if "strength" in opts:
-                try:
-                    strength = float(_number("strength", opts["strength"], STRENGTH))
-                except ValueError:  # worded as before: "a number >= 0"
-                    raise ValueError(f"strength: a number >= 0 (finite, at most 100), "
-                                     f"got {opts['strength']}") from None
-            evaluator = _ready(opts.get("eval", "learned"))
-            return SpecialistBot(name, seed, strength=strength, evaluator=evaluator)
+            return _specialist(name, opts, seed)
         if name == "greedy":
             samples = int(_number("samples", opts.get("samples", "1"), SAMPLES))
             return GreedyBot(seed, samples=samples, evaluator=_ready(opts.get("eval", "hand")))
