@@ -38,7 +38,7 @@ def test_specs_build_each_route_and_refuse_unknown_settings() -> None:
     for route in ROUTES:
         bot = make_bot(f"{route}:eval=hand,strength=2")
         assert isinstance(bot, SpecialistBot)
-        assert bot.route == route and bot.strength == 2.0
+        assert bot.route == route and bot.strength == 2.0 and bot.evaluator == "hand"
     with pytest.raises(ValueError, match="unknown setting 'depth'"):
         make_bot("bookkeeper:depth=3")
     with pytest.raises(ValueError, match="route"):
@@ -55,6 +55,7 @@ def test_each_route_has_its_measured_default_strength() -> None:
     for route in ROUTES:
         bot = make_bot(route)
         assert isinstance(bot, SpecialistBot) and bot.strength == DEFAULT_STRENGTH[route]
+        assert bot.evaluator == "learned"  # the specialists judge with the learned model
 
 
 def test_bookkeeper_moves_its_ink_jar_further_than_greedy() -> None:
