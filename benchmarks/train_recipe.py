@@ -28,6 +28,13 @@ final money to it:
     python -m benchmarks.train_recipe --fit mq.json r4.npz --toward-search 0.5 \\
         --keep-from search/data/value_model.json
 
+Round 5 (issue 56, a second search-bootstrapped round: journal 2026-12-08) plays the
+search of a round-4 model (given by ``MOMBASA_VALUE_MODEL``) at 500 iterations without
+the bookkeeping drive, against itself, the three specialists and greedy: a second round
+of that search's self-play alone fed its lean toward books back into the fit.
+
+    MOMBASA_VALUE_MODEL=mq.json python -m benchmarks.train_recipe --round 5 --out r5.npz
+
 ``--jobs`` runs games on the local process pool; ``--ray ADDRESS`` on a Ray cluster
 (same records for the same seeds either way). ``--scale`` multiplies every table's game
 count (0.05 for a smoke run).
@@ -53,6 +60,9 @@ SEARCH3 = "mcts:iterations=300"
 # {q}: round 4, the shipped search at 500 iterations, two players: positions with the
 # expectation of a search deeper than the evaluator's own look (search-bootstrapped).
 SEARCH4 = "mcts:iterations=500"
+# {w}: round 5, the same search without the bookkeeping drive, against itself and a
+# wider mix of opponents, so the records do not all come from one search's lean.
+SEARCH5 = "mcts:iterations=500,drive=0"
 ROUNDS: dict[int, tuple[str, list[tuple[list[str], int]]]] = {
     1: ("hand", [
         (["{g}", "{g}"], 200),
@@ -91,6 +101,13 @@ ROUNDS: dict[int, tuple[str, list[tuple[list[str], int]]]] = {
     4: ("learned", [
         (["{q}", "{q}"], 300),
     ]),
+    5: ("learned", [
+        (["{w}", "{w}"], 150),
+        (["{w}", "bookkeeper"], 40),
+        (["{w}", "diamonds"], 40),
+        (["{w}", "shares"], 40),
+        (["{w}", "{g}"], 40),
+    ]),
 }
 
 
@@ -102,7 +119,7 @@ def round_tasks(number: int, seed: int, scale: float = 1.0,
     tasks: list[SelfplayTask] = []
     for specs, games in tables:
         specs = [s.replace("{g}", greedy).replace("{m}", SEARCH).replace("{s}", SEARCH3)
-                 .replace("{q}", SEARCH4)
+                 .replace("{q}", SEARCH4).replace("{w}", SEARCH5)
                  for s in specs]
         for g in range(max(1, round(games * scale))):
             rot = g % len(specs)
