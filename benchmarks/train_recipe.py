@@ -63,6 +63,8 @@ SEARCH4 = "mcts:iterations=500"
 # {w}: round 5, the same search without the bookkeeping drive, against itself and a
 # wider mix of opponents, so the records do not all come from one search's lean.
 SEARCH5 = "mcts:iterations=500,drive=0"
+# The searches' placeholders ({g}, the round's greedy bot, depends on the round).
+SEARCHES = {"{m}": SEARCH, "{s}": SEARCH3, "{q}": SEARCH4, "{w}": SEARCH5}
 ROUNDS: dict[int, tuple[str, list[tuple[list[str], int]]]] = {
     1: ("hand", [
         (["{g}", "{g}"], 200),
@@ -118,9 +120,7 @@ def round_tasks(number: int, seed: int, scale: float = 1.0,
     greedy = f"greedy:eval={evaluator}"
     tasks: list[SelfplayTask] = []
     for specs, games in tables:
-        specs = [s.replace("{g}", greedy).replace("{m}", SEARCH).replace("{s}", SEARCH3)
-                 .replace("{q}", SEARCH4).replace("{w}", SEARCH5)
-                 for s in specs]
+        specs = [greedy if s == "{g}" else SEARCHES.get(s, s) for s in specs]
         for g in range(max(1, round(games * scale))):
             rot = g % len(specs)
             seats = specs[rot:] + specs[:rot]
